@@ -1,0 +1,75 @@
+import { Context, type Effect, type Option } from "effect"
+
+/**
+ * A typed collection: its name, how to read a record's id, and its secondary indexes. An index
+ * maps a record to zero, one or several string keys; `findBy` returns the records holding a key.
+ */
+export interface Collection<A, I extends string = string> {
+  readonly name: string
+  readonly idOf: (a: A) => string
+  readonly indexes: { readonly [K in I]: (a: A) => string | ReadonlyArray<string> | undefined }
+}
+
+export const collection =
+  <A>() =>
+  <const I extends string = never>(
+    name: string,
+    idOf: (a: A) => string,
+    indexes: { readonly [K in I]: (a: A) => string | ReadonlyArray<string> | undefined } = {} as never
+  ): Collection<A, I> => ({ name, idOf, indexes })
+
+/** Keys an index produced for a record, normalised to an array. */
+export const indexKeys = <A>(c: Collection<A>, index: string, a: A): ReadonlyArray<string> => {
+  const f = c.indexes[index]
+  if (f === undefined) return []
+  const k = f(a)
+  return k === undefined ? [] : typeof k === "string" ? [k] : k
+}
+
+/**
+ * Every record lives in a scope: a platform's id, or `SERVER_SCOPE` for the engine's own records
+ * (platforms, keys, settings). No operation of the port crosses scopes, which is what makes each
+ * platform's data invisible to every other platform.
+ */
+export const SERVER_SCOPE = "_server"
+
+export interface ListQuery<A> {
+  /** Restrict to records holding this index key. */
+  readonly index?: { readonly name: string; readonly value: string }
+  /** Further filter, applied before paging so `totalCount` counts matches. */
+  readonly where?: (a: A) => boolean
+  /** Records strictly after this position (the `seq` of the last record of the previous page). */
+  readonly afterSeq?: number
+  readonly limit: number
+}
+
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly hasMore: boolean
+  /** Position of the last item returned, to build the next cursor from. */
+  readonly lastSeq: number | undefined
+  readonly totalCount: number
+}
+
+export interface StoreService {
+  readonly get: <A>(c: Collection<A>, scope: string, id: string) => Effect.Effect<Option.Option<A>>
+  /** Insert or replace by id; a replaced record keeps its position in listing order. */
+  readonly put: <A>(c: Collection<A>, scope: string, value: A) => Effect.Effect<void>
+  readonly remove: <A>(c: Collection<A>, scope: string, id: string) => Effect.Effect<boolean>
+  readonly findBy: <A>(
+    c: Collection<A>,
+    scope: string,
+    index: string,
+    value: string
+  ) => Effect.Effect<ReadonlyArray<A>>
+  /** Records in insertion order, paged. */
+  readonly list: <A>(c: Collection<A>, scope: string, query: ListQuery<A>) => Effect.Effect<Page<A>>
+  /**
+   * Runs `self` as one atomic unit: every write inside commits together, or none does when it
+   * fails, dies or is interrupted. Write transactions are serialised; a transaction nested in
+   * another joins it.
+   */
+  readonly transaction: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E, R>
+}
+
+export class Store extends Context.Tag("@tessera/Store")<Store, StoreService>() {}
