@@ -10,7 +10,7 @@ export const catalogue: ReadonlyArray<{ readonly code: string; readonly status: 
   Errors
 ).map((C) => {
   // The classes carry `status` as an instance field; build a throwaway to read it once.
-  const probe = new (C as new (a: Record<string, unknown>) => DomainError)({
+  const probe = new (C as unknown as new (a: Record<string, unknown>) => DomainError)({
     message: "",
     retryAfterSeconds: 0,
     allow: []

@@ -1,0 +1,1 @@
+export { MemoryStore, MemoryStoreHandle, type Snapshot } from "./memory-store.ts"

@@ -1,0 +1,2 @@
+export { makeSqliteStore, openDatabase, SqliteStore, type SqliteStoreOptions } from "./sqlite-store.ts"
+export { migrations } from "./migrations/index.ts"

@@ -1,0 +1,165 @@
+import Database from "better-sqlite3"
+import { Effect, Layer, Option } from "effect"
+import {
+  type Collection,
+  indexKeys,
+  type ListQuery,
+  type Page,
+  serialisedTransaction,
+  Store,
+  type StoreService
+} from "@tessera/core"
+import { migrations } from "./migrations/index.ts"
+
+export interface SqliteStoreOptions {
+  readonly filename: string
+  /** How long a writer waits for another process's write lock before failing (ms). */
+  readonly busyTimeoutMs?: number
+}
+
+const migrate = (db: Database.Database): void => {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+  // BEGIN IMMEDIATE so two processes opening a new file at once cannot both apply version 1.
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    const applied = new Set(
+      (db.prepare("SELECT version FROM schema_migrations").all() as Array<{ version: number }>).map((r) => r.version)
+    )
+    const record = db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
+    for (const m of migrations) {
+      if (applied.has(m.version)) continue
+      db.exec(m.sql)
+      record.run(m.version, new Date().toISOString())
+    }
+    db.exec("COMMIT")
+  } catch (e) {
+    db.exec("ROLLBACK")
+    throw e
+  }
+}
+
+/**
+ * Opens (or creates) the database file: WAL so readers never block the writer, synchronous=FULL
+ * so a commit is on disk when it returns, a busy timeout so a second process waits its turn.
+ */
+export const openDatabase = (options: SqliteStoreOptions): Database.Database => {
+  const db = new Database(options.filename)
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+  db.pragma("journal_mode = WAL")
+  db.pragma("synchronous = FULL")
+  db.pragma("foreign_keys = ON")
+  migrate(db)
+  return db
+}
+
+interface RecordRow {
+  readonly seq: number
+  readonly data: string
+}
+
+/**
+ * `Store` on better-sqlite3, called directly: its calls are synchronous, so an engine program
+ * on this store stays synchronous end to end and the HTTP adapter can finish a request without
+ * a promise hop (see README, "Why better-sqlite3 directly").
+ */
+export const makeSqliteStore = (db: Database.Database): StoreService => {
+  const q = {
+    get: db.prepare<[string, string, string], RecordRow>(
+      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND id = ?"
+    ),
+    upsert: db.prepare(
+      `INSERT INTO records (collection, scope, id, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT (collection, scope, id) DO UPDATE SET data = excluded.data`
+    ),
+    remove: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ? AND id = ?"),
+    indexClear: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ? AND id = ?"),
+    indexAdd: db.prepare(
+      "INSERT OR IGNORE INTO record_index (collection, scope, name, key, id) VALUES (?, ?, ?, ?, ?)"
+    ),
+    findBy: db.prepare<[string, string, string, string], RecordRow>(
+      `SELECT r.seq, r.data FROM record_index i
+       JOIN records r ON r.collection = i.collection AND r.scope = i.scope AND r.id = i.id
+       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? ORDER BY r.seq`
+    ),
+    scan: db.prepare<[string, string], RecordRow>(
+      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? ORDER BY seq"
+    )
+  }
+
+  const begin = db.prepare("BEGIN IMMEDIATE")
+  const commit = db.prepare("COMMIT")
+  const rollback = db.prepare("ROLLBACK")
+  const permit = Effect.unsafeMakeSemaphore(1)
+  const tx = serialisedTransaction((self) => permit.withPermits(1)(self), {
+    begin: () => void begin.run(),
+    commit: () => void commit.run(),
+    rollback: () => {
+      if (db.inTransaction) rollback.run()
+    }
+  })
+  const write = <X>(f: () => X): Effect.Effect<X> => tx(Effect.sync(f))
+
+  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
+    q.indexClear.run(c.name, scope, id)
+    for (const name of Object.keys(c.indexes))
+      for (const k of indexKeys(c, name, value)) q.indexAdd.run(c.name, scope, name, k, id)
+  }
+
+  const list = <A>(c: Collection<A>, scope: string, query: ListQuery<A>): Page<A> => {
+    const rows =
+      query.index === undefined
+        ? q.scan.iterate(c.name, scope)
+        : q.findBy.iterate(c.name, scope, query.index.name, query.index.value)
+    const after = query.afterSeq ?? 0
+    const items: Array<A> = []
+    let total = 0
+    let lastSeq: number | undefined
+    let hasMore = false
+    for (const r of rows) {
+      const v = JSON.parse(r.data) as A
+      if (query.where !== undefined && !query.where(v)) continue
+      total++
+      if (r.seq <= after) continue
+      if (items.length < query.limit) {
+        items.push(v)
+        lastSeq = r.seq
+      } else hasMore = true
+    }
+    return { items, hasMore, lastSeq, totalCount: total }
+  }
+
+  return {
+    get: <A>(c: Collection<A>, scope: string, id: string) =>
+      Effect.sync(() => {
+        const row = q.get.get(c.name, scope, id)
+        return row === undefined ? Option.none<A>() : Option.some(JSON.parse(row.data) as A)
+      }),
+    put: (c, scope, value) =>
+      write(() => {
+        const id = c.idOf(value)
+        q.upsert.run(c.name, scope, id, JSON.stringify(value))
+        writeIndexes(c, scope, id, value)
+      }),
+    remove: (c, scope, id) =>
+      write(() => {
+        q.indexClear.run(c.name, scope, id)
+        return q.remove.run(c.name, scope, id).changes > 0
+      }),
+    findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>
+      Effect.sync(() => q.findBy.all(c.name, scope, index, value).map((r) => JSON.parse(r.data) as A)),
+    list: (c, scope, query) => Effect.sync(() => list(c, scope, query)),
+    transaction: tx
+  }
+}
+
+export const SqliteStore = {
+  /** `Store` on a SQLite file, opened for the layer's lifetime and closed with it. */
+  layer: (options: SqliteStoreOptions): Layer.Layer<Store> =>
+    Layer.scoped(
+      Store,
+      Effect.acquireRelease(
+        Effect.sync(() => openDatabase(options)),
+        (db) => Effect.sync(() => db.close())
+      ).pipe(Effect.map(makeSqliteStore))
+    )
+}

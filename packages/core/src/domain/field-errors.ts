@@ -1,0 +1,106 @@
+import { Either, ParseResult, Schema, SchemaAST } from "effect"
+import { InvalidInput } from "./errors.ts"
+
+/** The spec's FieldError: a dot path, an optional machine-readable constraint, a message. */
+export interface FieldError {
+  readonly field: string
+  readonly constraint?: FieldConstraint
+  readonly message: string
+}
+
+export interface FieldConstraint {
+  readonly format?: string
+  readonly pattern?: string
+  readonly enum?: ReadonlyArray<string>
+  readonly minLength?: number
+  readonly maxLength?: number
+}
+
+const constraintOf = (ast: SchemaAST.AST): FieldConstraint | undefined => {
+  if (SchemaAST.isRefinement(ast)) {
+    const js = ast.annotations[SchemaAST.JSONSchemaAnnotationId] as Record<string, unknown> | undefined
+    if (js !== undefined) {
+      const c: { -readonly [K in keyof FieldConstraint]: FieldConstraint[K] } = {}
+      if (typeof js["format"] === "string") c.format = js["format"]
+      if (typeof js["pattern"] === "string") c.pattern = js["pattern"]
+      if (typeof js["minLength"] === "number") c.minLength = js["minLength"]
+      if (typeof js["maxLength"] === "number") c.maxLength = js["maxLength"]
+      if (Object.keys(c).length > 0) return c
+    }
+    return constraintOf(ast.from)
+  }
+  if (SchemaAST.isLiteral(ast)) return { enum: [String(ast.literal)] }
+  if (SchemaAST.isUnion(ast) && ast.types.every(SchemaAST.isLiteral))
+    return { enum: ast.types.map((t) => String((t as SchemaAST.Literal).literal)) }
+  return undefined
+}
+
+const messageOf = (issue: ParseResult.ParseIssue): string => {
+  if (issue._tag === "Missing") return "is required"
+  if (issue._tag === "Unexpected") return "is not allowed"
+  if (issue._tag === "Composite" && SchemaAST.isUnion(issue.ast)) {
+    const c = constraintOf(issue.ast)
+    if (c?.enum !== undefined) return `must be one of ${c.enum.join(", ")}`
+  }
+  // Messages never echo the submitted value back: it may be an identifier or a secret.
+  const formatted = (ParseResult.ArrayFormatter.formatIssueSync(issue)[0]?.message ?? "is invalid").replace(
+    /, actual [\s\S]*$/,
+    ""
+  )
+  return formatted.startsWith("Expected ") ? `must be ${formatted.slice("Expected ".length)}` : formatted
+}
+
+const collect = (
+  issue: ParseResult.ParseIssue,
+  path: ReadonlyArray<PropertyKey>,
+  out: Map<string, FieldError>
+): void => {
+  switch (issue._tag) {
+    case "Pointer":
+      return collect(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])], out)
+    case "Composite": {
+      // A value that matched no member of a union is one error on the field, not one per member.
+      if (SchemaAST.isUnion(issue.ast)) break
+      const subs = Array.isArray(issue.issues) ? issue.issues : [issue.issues]
+      for (const s of subs as ReadonlyArray<ParseResult.ParseIssue>) collect(s, path, out)
+      return
+    }
+    case "Transformation":
+      return collect(issue.issue, path, out)
+    case "Refinement":
+      if (issue.kind === "From") return collect(issue.issue, path, out)
+      break
+  }
+  const field = path.map(String).join(".")
+  if (out.has(field)) return
+  const constraint = "ast" in issue ? constraintOf((issue as { readonly ast: SchemaAST.AST }).ast) : undefined
+  const message = messageOf(issue)
+  out.set(field, constraint === undefined ? { field, message } : { field, constraint, message })
+}
+
+/** One FieldError per invalid field, in the order the schema met them. */
+export const fieldErrorsOf = (error: ParseResult.ParseError, prefix: ReadonlyArray<string> = []): Array<FieldError> => {
+  const out = new Map<string, FieldError>()
+  collect(error.issue, prefix, out)
+  return [...out.values()]
+}
+
+export const invalidInput = (errors: ReadonlyArray<FieldError>, message?: string): InvalidInput =>
+  new InvalidInput({
+    message:
+      message ??
+      (errors.length === 1
+        ? `Invalid field ${errors[0]!.field}: ${errors[0]!.message}`
+        : `${errors.length} invalid fields: ${errors.map((e) => e.field).join(", ")}`),
+    details: { errors }
+  })
+
+/**
+ * Decodes untrusted input, reporting every invalid field at once (400 INVALID_INPUT with
+ * `details.errors`). Unknown properties are ignored, as the reference service does.
+ */
+export const decodeInput = <A, I>(schema: Schema.Schema<A, I>, prefix: ReadonlyArray<string> = []) => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })
+  return (input: unknown): Either.Either<A, InvalidInput> =>
+    Either.mapLeft(decode(input), (e) => invalidInput(fieldErrorsOf(e, prefix)))
+}

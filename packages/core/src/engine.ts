@@ -1,0 +1,98 @@
+import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
+import type { PlatformRecord } from "./domain/platform.ts"
+import { Ids } from "./ports/ids.ts"
+import { Keys } from "./ports/keys.ts"
+import { Notifier, type OtpDelivery } from "./ports/notifier.ts"
+import type { Store } from "./ports/store.ts"
+import { TimeControl } from "./ports/time-control.ts"
+import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "./operations/customers.ts"
+import { listCustomers } from "./operations/customer-queries.ts"
+import { listCustomerInternalAccounts, listPlatformInternalAccounts } from "./operations/internal-accounts.ts"
+import { ensurePlatform, type PlatformInput } from "./operations/platforms.ts"
+
+export type EngineServices = Store | Ids | Notifier | Keys | TimeControl
+
+export interface EngineOptions {
+  /** The storage adapter: `MemoryStore.layer`, `SqliteStore.layer({filename})`, or your own. */
+  readonly store: Layer.Layer<Store>
+  /** `virtual` stands time still until `advance` (DECISIONS #20); default `real`. */
+  readonly clock?: "real" | "virtual"
+  /** Where a virtual clock starts when the store has no saved time (ms since epoch). */
+  readonly clockStartMs?: number
+  /** Seed for reproducible ids; default draws from the CSPRNG. */
+  readonly seed?: number
+  /** Called for each OTP the engine would deliver (the sandbox code is always 000000). */
+  readonly onOtp?: (delivery: OtpDelivery) => void
+}
+
+/** Thrown by the Promise API when an operation fails; `error` is the tagged domain error. */
+const squash = <E>(cause: Cause.Cause<E>): unknown => {
+  const failure = Cause.failureOption(cause)
+  return failure._tag === "Some" ? failure.value : Cause.squash(cause)
+}
+
+/**
+ * The embeddable engine: the core's operations over the ports, built once from layers. Use
+ * `run` for Effects, the grouped methods for Promises, and hand it to the HTTP adapter.
+ */
+export class Engine {
+  readonly runtime: ManagedRuntime.ManagedRuntime<EngineServices, never>
+
+  constructor(readonly options: EngineOptions) {
+    const ids = options.seed === undefined ? Ids.random : Ids.seeded(options.seed)
+    const time =
+      options.clock === "virtual" ? TimeControl.virtual(options.clockStartMs ?? Date.now()) : TimeControl.real
+    const services = Layer.mergeAll(Notifier.outbox(options.onOtp), Keys.stored, time).pipe(
+      Layer.provideMerge(ids),
+      Layer.provideMerge(options.store)
+    )
+    this.runtime = ManagedRuntime.make(services)
+  }
+
+  /** Runs an Effect on the engine; rejects with the domain error when it fails. */
+  run<A, E>(effect: Effect.Effect<A, E, EngineServices>): Promise<A> {
+    return this.runtime.runPromiseExit(effect).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw squash(exit.cause)
+    })
+  }
+
+  runSync<A, E>(effect: Effect.Effect<A, E, EngineServices>): A {
+    const exit = this.runtime.runSyncExit(effect)
+    if (Exit.isSuccess(exit)) return exit.value
+    throw squash(exit.cause)
+  }
+
+  /** Creates the platform (or refreshes its secret) and returns it. */
+  platform(input: PlatformInput): Promise<PlatformRecord> {
+    return this.run(ensurePlatform(input))
+  }
+
+  /** The operations of one platform, as Promises. */
+  as(platform: PlatformRecord) {
+    return {
+      customers: {
+        create: (body: unknown) => this.run(createCustomer(platform, body)),
+        get: (id: string) => this.run(getCustomer(platform, id)),
+        list: (query: Record<string, string> = {}) => this.run(listCustomers(platform, query)),
+        update: (id: string, body: unknown) => this.run(updateCustomer(platform, id, body)),
+        delete: (id: string) => this.run(deleteCustomer(platform, id))
+      },
+      internalAccounts: {
+        listForCustomers: (query: Record<string, string> = {}) => this.run(listCustomerInternalAccounts(platform, query)),
+        listForPlatform: (query: Record<string, string> = {}) => this.run(listPlatformInternalAccounts(platform, query))
+      }
+    }
+  }
+
+  dispose(): Promise<void> {
+    return this.runtime.dispose()
+  }
+}
+
+/** Builds an engine; synchronous layers (memory, SQLite) are ready when this returns. */
+export const makeEngine = (options: EngineOptions): Engine => {
+  const engine = new Engine(options)
+  engine.runtime.runSync(Effect.void)
+  return engine
+}

@@ -1,0 +1,213 @@
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import { AuthMethods, Customers, InternalAccounts } from "../domain/collections.ts"
+import {
+  BusinessCreate,
+  BusinessUpdate,
+  type CustomerRecord,
+  CustomerType,
+  customerView,
+  IndividualCreate,
+  IndividualUpdate,
+  supportedTermsVersions
+} from "../domain/customer.ts"
+import { Conflict, CustomerDeleted, EndUserTermsVersionNotFound, InvalidInput, UmaAddressExists, UserNotFound } from "../domain/errors.ts"
+import { decodeInput, type FieldError, invalidInput } from "../domain/field-errors.ts"
+import { isId, makeId } from "../domain/ids.ts"
+import { currencies, newInternalAccount } from "../domain/internal-account.ts"
+import type { PlatformRecord } from "../domain/platform.ts"
+import { rfc3339 } from "../domain/time.ts"
+import { kybStatusAtCreation, kycStatusAtCreation } from "../sandbox/kyc.ts"
+import { Ids } from "../ports/ids.ts"
+import { Store } from "../ports/store.ts"
+
+const createDecoders = { INDIVIDUAL: decodeInput(IndividualCreate), BUSINESS: decodeInput(BusinessCreate) }
+const updateDecoders = { INDIVIDUAL: decodeInput(IndividualUpdate), BUSINESS: decodeInput(BusinessUpdate) }
+const decodeType = decodeInput(Schema.Struct({ customerType: CustomerType }))
+
+/**
+ * Picks the variant by `customerType`, then validates the whole body against it, so one answer
+ * lists every invalid field. Without a valid `customerType` the individual shape is checked
+ * for the other fields.
+ */
+const decodeVariant = <I, B>(
+  decoders: {
+    readonly INDIVIDUAL: (u: unknown) => Either.Either<I, InvalidInput>
+    readonly BUSINESS: (u: unknown) => Either.Either<B, InvalidInput>
+  },
+  input: unknown
+): Either.Either<I | B, InvalidInput> => {
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return Either.left(invalidInput([{ field: "body", message: "must be a JSON object" }]))
+  const typed = decodeType(input)
+  if (Either.isRight(typed))
+    return typed.right.customerType === "INDIVIDUAL" ? decoders.INDIVIDUAL(input) : decoders.BUSINESS(input)
+  const typeError = (typed.left.details!["errors"] as ReadonlyArray<FieldError>)[0]!
+  const rest = decoders.INDIVIDUAL({ ...input, customerType: "INDIVIDUAL" })
+  const others = Either.isLeft(rest) ? (rest.left.details!["errors"] as ReadonlyArray<FieldError>) : []
+  return Either.left(invalidInput([typeError, ...others]))
+}
+
+const notFound = (id: string) => new UserNotFound({ message: `Customer ${id} not found`, details: { customerId: id } })
+
+const checkTerms = (consent: { readonly termsVersion: string } | undefined) =>
+  consent === undefined || supportedTermsVersions.includes(consent.termsVersion)
+    ? Effect.void
+    : Effect.fail(
+        new EndUserTermsVersionNotFound({
+          message: `End User Terms version ${consent.termsVersion} is not supported`,
+          details: { supportedVersions: supportedTermsVersions }
+        })
+      )
+
+/** 409 UMA_ADDRESS_EXISTS when another active customer of the platform holds the address. */
+const checkUmaFree = (platform: PlatformRecord, uma: string, self?: string) =>
+  Effect.flatMap(Store, (store) => store.findBy(Customers, platform.id, "umaAddress", uma.toLowerCase())).pipe(
+    Effect.flatMap((holders) =>
+      holders.some((c) => c.id !== self)
+        ? Effect.fail(new UmaAddressExists({ message: `UMA address ${uma} is already in use`, details: { umaAddress: uma } }))
+        : Effect.void
+    )
+  )
+
+const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt: string) => {
+  const local = platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40) || "customer"
+  return `$${local}.${salt}@${platform.umaDomain}`
+}
+
+/**
+ * POST /customers. One transaction creates the customer, its Global account (an
+ * EMBEDDED_WALLET internal account) and, when it has an email, the EMAIL_OTP credential tied
+ * to that email: all three or none.
+ */
+export const createCustomer = (platform: PlatformRecord, input: unknown) =>
+  Effect.gen(function* () {
+    const body = yield* decodeVariant(createDecoders, input)
+    yield* checkTerms(body.endUserTermsConsent)
+    const store = yield* Store
+    const ids = yield* Ids
+    return yield* store.transaction(
+      Effect.gen(function* () {
+        const now = rfc3339(yield* Clock.currentTimeMillis)
+        const uuid = yield* ids.uuid
+        const platformCustomerId = body.platformCustomerId ?? uuid.replace(/-/g, "").slice(0, 16)
+        const clash = yield* store.findBy(Customers, platform.id, "platformCustomerId", platformCustomerId)
+        if (clash.some((c) => !c.isDeleted))
+          return yield* Effect.fail(
+            new Conflict({
+              message: `platformCustomerId ${platformCustomerId} is already used by an active customer`,
+              details: { platformCustomerId }
+            })
+          )
+        const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, uuid.slice(0, 6))
+        yield* checkUmaFree(platform, umaAddress)
+        const id = makeId("Customer", uuid)
+        const status =
+          body.customerType === "INDIVIDUAL"
+            ? { kycStatus: kycStatusAtCreation(body.fullName) }
+            : { kybStatus: kybStatusAtCreation() }
+        const customer: CustomerRecord = {
+          ...body,
+          ...status,
+          id,
+          platformCustomerId,
+          umaAddress,
+          createdAt: now,
+          updatedAt: now,
+          isDeleted: false
+        }
+        yield* store.put(Customers, platform.id, customer)
+        const wallet = newInternalAccount({
+          id: makeId("InternalAccount", yield* ids.uuid),
+          customerId: id,
+          type: "EMBEDDED_WALLET",
+          currency: currencies["USDB"]!,
+          now
+        })
+        yield* store.put(InternalAccounts, platform.id, wallet)
+        if (customer.email !== undefined)
+          yield* store.put(AuthMethods, platform.id, {
+            id: makeId("AuthMethod", yield* ids.uuid),
+            accountId: wallet.id,
+            customerId: id,
+            type: "EMAIL_OTP",
+            nickname: customer.email,
+            email: customer.email,
+            createdAt: now,
+            updatedAt: now
+          })
+        return customerView(customer)
+      })
+    )
+  })
+
+/** A malformed id in a path is simply an unknown resource (DECISIONS #3). */
+const load = (platform: PlatformRecord, id: string) =>
+  isId("Customer", id)
+    ? Effect.flatMap(Store, (s) => s.get(Customers, platform.id, id)).pipe(
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
+      )
+    : Effect.fail(notFound(id))
+
+export const getCustomer = (platform: PlatformRecord, id: string) => Effect.map(load(platform, id), customerView)
+
+/**
+ * PATCH /customers/{id} for the fields that need no wallet signature. Changing the email of a
+ * customer whose Global account holds an EMAIL_OTP credential tied to it is the signed-retry
+ * flow of the wallet-auth work; until that lands it is refused with a clear 400.
+ */
+export const updateCustomer = (platform: PlatformRecord, id: string, input: unknown) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    return yield* store.transaction(
+      Effect.gen(function* () {
+        const current = yield* load(platform, id)
+        if (current.isDeleted) return yield* Effect.fail(notFound(id))
+        const body = yield* decodeVariant(updateDecoders, input)
+        const problems: Array<FieldError> = []
+        if (body.customerType !== current.customerType)
+          problems.push({ field: "customerType", message: `must be ${current.customerType}, the customer's type` })
+        if (body.email !== undefined && body.phoneNumber !== undefined)
+          problems.push({ field: "phoneNumber", message: "update email and phoneNumber in separate requests" })
+        if (problems.length > 0) return yield* Effect.fail(invalidInput(problems))
+        yield* checkTerms(body.endUserTermsConsent)
+        if (body.email !== undefined && body.email !== current.email) {
+          const tied = (yield* store.findBy(AuthMethods, platform.id, "email", (current.email ?? "").toLowerCase())).filter(
+            (a) => a.customerId === current.id && a.type === "EMAIL_OTP"
+          )
+          if (tied.length > 0)
+            return yield* Effect.fail(
+              new InvalidInput({
+                message:
+                  "Changing the email of a customer with a tied EMAIL_OTP wallet credential needs the signed-retry flow, which this version does not implement yet",
+                details: { errors: [{ field: "email", message: "is tied to an EMAIL_OTP wallet credential" }] }
+              })
+            )
+        }
+        if (body.umaAddress !== undefined) yield* checkUmaFree(platform, body.umaAddress, current.id)
+        const now = rfc3339(yield* Clock.currentTimeMillis)
+        const businessInfo =
+          body.customerType === "BUSINESS" && body.businessInfo !== undefined
+            ? { businessInfo: { ...current.businessInfo, ...body.businessInfo } }
+            : {}
+        const updated: CustomerRecord = { ...current, ...body, ...businessInfo, updatedAt: now }
+        yield* store.put(Customers, platform.id, updated)
+        return customerView(updated)
+      })
+    )
+  })
+
+/** DELETE /customers/{id}: marks the customer deleted and returns it; again is 410. */
+export const deleteCustomer = (platform: PlatformRecord, id: string) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    return yield* store.transaction(
+      Effect.gen(function* () {
+        const current = yield* load(platform, id)
+        if (current.isDeleted)
+          return yield* Effect.fail(new CustomerDeleted({ message: `Customer ${id} is already deleted`, details: { customerId: id } }))
+        const deleted: CustomerRecord = { ...current, isDeleted: true, updatedAt: rfc3339(yield* Clock.currentTimeMillis) }
+        yield* store.put(Customers, platform.id, deleted)
+        return customerView(deleted)
+      })
+    )
+  })

@@ -1,0 +1,96 @@
+import { Clock, Effect, Option } from "effect"
+import { Platforms, InternalAccounts } from "../domain/collections.ts"
+import { Unauthorized } from "../domain/errors.ts"
+import { makeId } from "../domain/ids.ts"
+import { currencies, newInternalAccount } from "../domain/internal-account.ts"
+import type { PlatformRecord } from "../domain/platform.ts"
+import { rfc3339 } from "../domain/time.ts"
+import { secretMatches, sha256Hex } from "../crypto/secrets.ts"
+import { Ids } from "../ports/ids.ts"
+import { SERVER_SCOPE, Store } from "../ports/store.ts"
+
+export interface PlatformInput {
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly name?: string
+  readonly umaDomain?: string
+  readonly counterpartyRequirements?: boolean
+  readonly webhookUrl?: string
+}
+
+/**
+ * Finds the platform with this client id, or creates it with a platform-owned USD account
+ * (the reference provisions platform internal accounts per supported currency). A changed
+ * secret replaces the stored one, so the server's configured credentials always win.
+ */
+export const ensurePlatform = (input: PlatformInput) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const ids = yield* Ids
+    return yield* store.transaction(
+      Effect.gen(function* () {
+        const now = rfc3339(yield* Clock.currentTimeMillis)
+        const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
+        const secretSha256 = sha256Hex(input.clientSecret)
+        if (existing !== undefined) {
+          const updated: PlatformRecord = { ...existing, secretSha256 }
+          yield* store.put(Platforms, SERVER_SCOPE, updated)
+          return updated
+        }
+        const base = {
+          id: makeId("Platform", yield* ids.uuid),
+          name: input.name ?? input.clientId,
+          clientId: input.clientId,
+          secretSha256,
+          umaDomain: input.umaDomain ?? "sandbox.tessera.local",
+          counterpartyRequirements: input.counterpartyRequirements ?? true,
+          createdAt: now
+        }
+        const platform: PlatformRecord = input.webhookUrl === undefined ? base : { ...base, webhookUrl: input.webhookUrl }
+        yield* store.put(Platforms, SERVER_SCOPE, platform)
+        yield* store.put(
+          InternalAccounts,
+          platform.id,
+          newInternalAccount({
+            id: makeId("InternalAccount", yield* ids.uuid),
+            type: "INTERNAL_FIAT",
+            currency: currencies["USD"]!,
+            now
+          })
+        )
+        return platform
+      })
+    )
+  })
+
+const unauthorized = (reason: string) =>
+  new Unauthorized({ message: "Invalid or missing API credentials", details: { reason } })
+
+/** Parses `Authorization: Basic base64(id:secret)` without trusting any part of it. */
+export const parseBasic = (header: string | undefined): Option.Option<{ id: string; secret: string }> => {
+  if (header === undefined) return Option.none()
+  const m = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})[ ]*$/i.exec(header)
+  if (m === null) return Option.none()
+  let decoded: string
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(m[1]!), (c) => c.charCodeAt(0)))
+  } catch {
+    return Option.none()
+  }
+  const colon = decoded.indexOf(":")
+  return colon <= 0 ? Option.none() : Option.some({ id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) })
+}
+
+/** The platform a request's Basic credentials name, or 401 UNAUTHORIZED. */
+export const authenticate = (authorization: string | undefined) =>
+  Effect.gen(function* () {
+    const creds = parseBasic(authorization)
+    if (Option.isNone(creds))
+      return yield* Effect.fail(unauthorized(authorization === undefined ? "MISSING_CREDENTIALS" : "MALFORMED_CREDENTIALS"))
+    const store = yield* Store
+    const [platform] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", creds.value.id)
+    // Hash even for an unknown id so the answer takes the same time either way.
+    const ok = secretMatches(creds.value.secret, platform?.secretSha256 ?? "0".repeat(64))
+    if (platform === undefined || !ok) return yield* Effect.fail(unauthorized("INVALID_CREDENTIALS"))
+    return platform
+  })

@@ -1,0 +1,51 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { collection, SERVER_SCOPE, Store } from "./store.ts"
+import { Ids } from "./ids.ts"
+
+interface KeyRecord {
+  readonly name: string
+  readonly hex: string
+}
+
+const KeyMaterial = collection<KeyRecord>()("keys", (k) => k.name)
+
+export interface KeysService {
+  /**
+   * Server-side secret `name` of `size` bytes: generated on first use, then the same for the
+   * life of the store, so keys the server publishes (webhook signing) survive restarts.
+   */
+  readonly secret: (name: string, size: number) => Effect.Effect<Uint8Array>
+}
+
+const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")
+const fromHex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16))
+
+export class Keys extends Context.Tag("@tessera/Keys")<Keys, KeysService>() {
+  /** Key material kept in the Store's server scope. */
+  static readonly stored = Layer.effect(
+    Keys,
+    Effect.gen(function* () {
+      const store = yield* Store
+      const ids = yield* Ids
+      const cache = new Map<string, Uint8Array>()
+      return {
+        secret: (name, size) =>
+          Effect.suspend(() => {
+            const hit = cache.get(name)
+            if (hit !== undefined) return Effect.succeed(hit)
+            return store
+              .transaction(
+                Effect.gen(function* () {
+                  const existing = yield* store.get(KeyMaterial, SERVER_SCOPE, name)
+                  if (Option.isSome(existing)) return fromHex(existing.value.hex)
+                  const fresh = yield* ids.bytes(size)
+                  yield* store.put(KeyMaterial, SERVER_SCOPE, { name, hex: toHex(fresh) })
+                  return fresh
+                })
+              )
+              .pipe(Effect.tap((k) => Effect.sync(() => cache.set(name, k))))
+          })
+      }
+    })
+  )
+}

@@ -1,0 +1,66 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { makeId } from "../domain/ids.ts"
+import { collection, Store } from "./store.ts"
+import { Ids } from "./ids.ts"
+import { rfc3339 } from "../domain/time.ts"
+
+/** One event in the durable outbox, in the webhook envelope's shape plus delivery bookkeeping. */
+export interface OutboxEvent {
+  readonly id: string
+  readonly type: string
+  readonly timestamp: string
+  readonly data: unknown
+  /** The resource the event is about; delivery is ordered per resource. */
+  readonly resourceId: string
+  readonly deliveredAt?: string
+}
+
+export const Outbox = collection<OutboxEvent>()("outbox", (e) => e.id, {
+  resourceId: (e) => e.resourceId,
+  pending: (e) => (e.deliveredAt === undefined ? "pending" : undefined)
+})
+
+export interface OtpDelivery {
+  readonly scope: string
+  readonly channel: "EMAIL" | "SMS"
+  readonly to: string
+  readonly credentialId: string
+}
+
+export interface NotifierService {
+  /** Appends an event to the outbox; inside a `Store.transaction` it commits with the change. */
+  readonly publish: (
+    scope: string,
+    event: { readonly type: string; readonly resourceId: string; readonly data: unknown }
+  ) => Effect.Effect<OutboxEvent>
+  /** Hook for OTP delivery. The sandbox skips delivery (the code is always 000000). */
+  readonly deliverOtp: (delivery: OtpDelivery) => Effect.Effect<void>
+}
+
+export class Notifier extends Context.Tag("@tessera/Notifier")<Notifier, NotifierService>() {
+  /** Events go to the `outbox` collection of the Store; OTP deliveries go to `onOtp` if given. */
+  static readonly outbox = (onOtp?: (d: OtpDelivery) => void) =>
+    Layer.effect(
+      Notifier,
+      Effect.gen(function* () {
+        const store = yield* Store
+        const ids = yield* Ids
+        return {
+          publish: (scope, event) =>
+            Effect.gen(function* () {
+              const now = yield* Clock.currentTimeMillis
+              const record: OutboxEvent = {
+                id: makeId("Webhook", yield* ids.uuid),
+                type: event.type,
+                timestamp: rfc3339(now),
+                data: event.data,
+                resourceId: event.resourceId
+              }
+              yield* store.put(Outbox, scope, record)
+              return record
+            }),
+          deliverOtp: (d) => Effect.sync(() => onOtp?.(d))
+        }
+      })
+    )
+}

@@ -1,0 +1,106 @@
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Conflict, InvalidInput } from "../domain/errors.ts"
+import { collection, SERVER_SCOPE, Store } from "./store.ts"
+
+export type ClockMode = "real" | "virtual"
+
+/**
+ * A clock that stands still until told to move: every expiry and delayed outcome of the engine
+ * reads Effect's `Clock`, so advancing this one drives them all (DECISIONS #20). Sleepers wake
+ * when an advance carries the time past their deadline.
+ */
+export class VirtualClock implements Clock.Clock {
+  readonly [Clock.ClockTypeId]: Clock.ClockTypeId = Clock.ClockTypeId
+  private sleepers: Array<{ readonly at: number; readonly wake: () => void }> = []
+  constructor(public nowMs: number) {}
+  unsafeCurrentTimeMillis(): number {
+    return this.nowMs
+  }
+  readonly currentTimeMillis = Effect.sync(() => this.nowMs)
+  unsafeCurrentTimeNanos(): bigint {
+    return BigInt(this.nowMs) * 1_000_000n
+  }
+  readonly currentTimeNanos = Effect.sync(() => this.unsafeCurrentTimeNanos())
+  sleep(duration: Duration.Duration): Effect.Effect<void> {
+    return Effect.async<void>((resume) => {
+      const entry = { at: this.nowMs + Duration.toMillis(duration), wake: () => resume(Effect.void) }
+      if (entry.at <= this.nowMs) return resume(Effect.void)
+      this.sleepers.push(entry)
+      return Effect.sync(() => {
+        this.sleepers = this.sleepers.filter((s) => s !== entry)
+      })
+    })
+  }
+  /** Moves time forward and wakes every sleeper whose deadline has come. */
+  setTime(ms: number): void {
+    this.nowMs = Math.max(this.nowMs, ms)
+    const due = this.sleepers.filter((s) => s.at <= this.nowMs)
+    this.sleepers = this.sleepers.filter((s) => s.at > this.nowMs)
+    for (const s of due) s.wake()
+  }
+}
+
+interface ClockSetting {
+  readonly name: "clock"
+  readonly nowMs: number
+}
+const Settings = collection<ClockSetting>()("settings", (s) => s.name)
+
+/** Upper bound of one advance: a bad request must not throw the clock past Date's range. */
+const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
+
+export interface TimeControlService {
+  readonly mode: ClockMode
+  readonly advance: (seconds: number) => Effect.Effect<number, Conflict | InvalidInput>
+}
+
+export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl, TimeControlService>() {
+  static readonly real: Layer.Layer<TimeControl> = Layer.succeed(TimeControl, {
+    mode: "real",
+    advance: () =>
+      Effect.fail(
+        new Conflict({
+          message: "The clock is real; start the server with TESSERA_CLOCK=virtual to move it",
+          details: { reason: "CLOCK_NOT_VIRTUAL" }
+        })
+      )
+  })
+
+  /**
+   * A virtual clock whose time is kept in the Store, so a restarted server resumes where the
+   * last advance left it instead of jumping back to wall-clock time.
+   */
+  static readonly virtual = (startMs: number): Layer.Layer<TimeControl, never, Store> => {
+    const clock = new VirtualClock(startMs)
+    const control = Layer.effect(
+      TimeControl,
+      Effect.gen(function* () {
+        const store = yield* Store
+        const saved = yield* store.get(Settings, SERVER_SCOPE, "clock")
+        if (Option.isSome(saved)) clock.setTime(saved.value.nowMs)
+        return {
+          mode: "virtual" as const,
+          advance: (seconds: number) =>
+            !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS
+              ? Effect.fail(
+                  new InvalidInput({
+                    message: "seconds must be a non-negative number of seconds",
+                    details: {
+                      errors: [{ field: "seconds", message: `must be between 0 and ${MAX_ADVANCE_SECONDS}` }]
+                    }
+                  })
+                )
+              : store
+                  .put(Settings, SERVER_SCOPE, { name: "clock", nowMs: clock.nowMs + Math.round(seconds * 1000) })
+                  .pipe(
+                    Effect.map(() => {
+                      clock.setTime(clock.nowMs + Math.round(seconds * 1000))
+                      return clock.nowMs
+                    })
+                  )
+        }
+      })
+    )
+    return Layer.merge(control, Layer.setClock(clock))
+  }
+}
