@@ -36,6 +36,11 @@ export const decodeCursor = (cursor: string | undefined): Either.Either<number |
     : Either.right(Number(m[1]))
 }
 
+/** Query schema of `cursor`, so a bad cursor is reported with every other bad parameter. */
+export const CursorParam = Schema.String.pipe(
+  Schema.filter((s) => Either.isRight(decodeCursor(s)), { message: () => "is not a cursor returned by this service" })
+)
+
 export interface ListResponse<B> {
   readonly data: ReadonlyArray<B>
   readonly hasMore: boolean

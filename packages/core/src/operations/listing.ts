@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
 import { type Collection, Store } from "../ports/store.ts"
-import { decodeCursor, DEFAULT_LIMIT, LimitParam, toListResponse } from "../domain/pagination.ts"
+import { CursorParam, decodeCursor, DEFAULT_LIMIT, LimitParam, toListResponse } from "../domain/pagination.ts"
 import { optional } from "../domain/common.ts"
 import { decodeInput } from "../domain/field-errors.ts"
 
 /** The query parameters every paginated list shares. */
 export const pageParams = {
   limit: optional(LimitParam),
-  cursor: optional(Schema.String)
+  cursor: optional(CursorParam)
 }
 
 /**

@@ -1,0 +1,196 @@
+import { Cause, Effect, Exit } from "effect"
+import {
+  authenticate,
+  type DomainError,
+  type Engine,
+  envelopeOf,
+  type ErrorEnvelope,
+  internalErrorEnvelope,
+  invalidInput,
+  isDomainError,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  UnsupportedMediaType
+} from "@tessera/core"
+import { makeMatcher, type Route, routes } from "./routes.ts"
+
+export const BASE_PATH = "/2025-10-13"
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+/** A request as any transport hands it over: the body is raw bytes, read with a size cap. */
+export interface HttpRequest {
+  readonly method: string
+  /** Path and query as received, e.g. `/2025-10-13/customers?limit=5`. */
+  readonly url: string
+  readonly header: (name: string) => string | undefined
+  /** Undefined when the transport already refused it as too large. */
+  readonly body: Uint8Array | "too-large"
+}
+
+export interface HttpResponse {
+  readonly status: number
+  readonly headers: Record<string, string>
+  /** Serialised JSON, or empty for 204. */
+  readonly body: string
+}
+
+export interface RequestLogEntry {
+  readonly method: string
+  readonly path: string
+  readonly route?: string
+  readonly status: number
+  readonly code?: string
+  readonly platformId?: string
+  readonly durationMs: number
+}
+
+export interface HandlerOptions {
+  readonly maxBodyBytes?: number
+  /** Structured request log sink; receives no header, body or query (they may hold secrets). */
+  readonly log?: (entry: RequestLogEntry) => void
+}
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" }
+
+const errorResponse = (e: DomainError): HttpResponse => {
+  const headers: Record<string, string> = { ...JSON_HEADERS }
+  if (e._tag === "UNAUTHORIZED") headers["www-authenticate"] = 'Basic realm="tessera", charset="UTF-8"'
+  if (e._tag === "METHOD_NOT_ALLOWED") headers["allow"] = e.allow.join(", ")
+  if (e._tag === "RATE_LIMITED") headers["retry-after"] = String(Math.max(1, Math.ceil(e.retryAfterSeconds)))
+  return { status: e.status, headers, body: JSON.stringify(envelopeOf(e)) }
+}
+
+const envelopeResponse = (env: ErrorEnvelope): HttpResponse => ({
+  status: env.status,
+  headers: { ...JSON_HEADERS },
+  body: JSON.stringify(env)
+})
+
+const decodeSegments = (path: string): ReadonlyArray<string> | undefined => {
+  try {
+    return path.split("/").slice(1).map(decodeURIComponent)
+  } catch {
+    return undefined
+  }
+}
+
+const parseQuery = (search: string): Record<string, string> => {
+  const out: Record<string, string> = {}
+  // The first occurrence of a repeated parameter wins; URLSearchParams never throws.
+  for (const [k, v] of new URLSearchParams(search)) if (!(k in out)) out[k] = v
+  return out
+}
+
+const isJson = (contentType: string | undefined) =>
+  contentType !== undefined && /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+type BodyResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: DomainError }
+
+/** Reads a JSON body: 413 past the cap, 415 for another media type, 400 for malformed JSON. */
+const readBody = (req: HttpRequest, max: number): BodyResult => {
+  if (req.body === "too-large" || req.body.byteLength > max)
+    return { ok: false, error: new PayloadTooLarge({ message: `Request body exceeds ${max} bytes`, details: { maxBytes: max } }) }
+  if (req.body.byteLength === 0) return { ok: true, value: undefined }
+  const contentType = req.header("content-type")
+  if (!isJson(contentType))
+    return {
+      ok: false,
+      error: new UnsupportedMediaType({
+        message: "Request bodies must be application/json",
+        details: { contentType: contentType ?? null }
+      })
+    }
+  try {
+    return { ok: true, value: JSON.parse(utf8.decode(req.body)) }
+  } catch {
+    return {
+      ok: false,
+      error: invalidInput([{ field: "body", message: "is not valid JSON" }], "Request body is not valid JSON")
+    }
+  }
+}
+
+/**
+ * The transport-independent request pipeline: version prefix, route, Basic auth, body, then
+ * one core program. Every failure becomes the error envelope; only a defect is a 500.
+ */
+export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
+  const match = makeMatcher(routes)
+  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const log = options.log
+
+  const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string>) =>
+    Effect.gen(function* () {
+      const platform = yield* authenticate(req.header("authorization"))
+      let body: unknown = undefined
+      if (req.method !== "GET" && req.method !== "DELETE") {
+        const read = readBody(req, max)
+        if (!read.ok) return yield* Effect.fail(read.error)
+        body = read.value
+      }
+      const value = yield* route.handle({ platform, params, query, body, header: req.header })
+      return { value, platformId: platform.id }
+    })
+
+  return (req: HttpRequest, respond: (res: HttpResponse) => void): void => {
+    const started = performance.now()
+    const q = req.url.indexOf("?")
+    const path = q === -1 ? req.url : req.url.slice(0, q)
+    const done = (res: HttpResponse, extra: { route?: string; platformId?: string } = {}) => {
+      respond(res)
+      if (log !== undefined) {
+        const code = res.status >= 400 ? (JSON.parse(res.body) as ErrorEnvelope).code : undefined
+        log({
+          method: req.method,
+          path,
+          ...extra,
+          status: res.status,
+          ...(code === undefined ? {} : { code }),
+          durationMs: Math.round((performance.now() - started) * 1000) / 1000
+        })
+      }
+    }
+    const notFound = () => errorResponse(new NotFound({ message: `No route for ${req.method} ${path}`, details: {} }))
+    if (!path.startsWith(BASE_PATH + "/")) return done(notFound())
+    const segments = decodeSegments(path.slice(BASE_PATH.length))
+    if (segments === undefined) return done(notFound())
+    const m = match(req.method, segments)
+    if (m._tag !== "Found") {
+      // Unknown routes still need credentials first, so the API's shape is not probed anonymously.
+      const auth = engine.runtime.runSyncExit(authenticate(req.header("authorization")))
+      if (Exit.isFailure(auth)) {
+        const e = Cause.failureOption(auth.cause)
+        return done(e._tag === "Some" ? errorResponse(e.value) : envelopeResponse(internalErrorEnvelope()))
+      }
+      return done(
+        m._tag === "NotFound"
+          ? notFound()
+          : errorResponse(
+              new MethodNotAllowed({ message: `${req.method} is not allowed on ${path}`, details: { allow: m.allow }, allow: m.allow })
+            )
+      )
+    }
+    const route = m.route
+    engine.runtime.runCallback(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1))), {
+      onExit: (exit) => {
+        if (Exit.isSuccess(exit)) {
+          const { value, platformId } = exit.value
+          return done(
+            route.status === 204
+              ? { status: 204, headers: {}, body: "" }
+              : { status: route.status, headers: { ...JSON_HEADERS }, body: JSON.stringify(value) },
+            { route: route.path, platformId }
+          )
+        }
+        const failure = Cause.failureOption(exit.cause)
+        if (failure._tag === "Some" && isDomainError(failure.value)) return done(errorResponse(failure.value), { route: route.path })
+        // A defect: log the fact, never the request, and answer the generic 500 envelope.
+        console.error(JSON.stringify({ level: "error", msg: "unhandled defect", route: route.path, cause: Cause.pretty(exit.cause) }))
+        return done(envelopeResponse(internalErrorEnvelope()), { route: route.path })
+      }
+    })
+  }
+}

@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { Engine } from "@tessera/core"
+import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions, type HttpRequest, makeHandler } from "./handler.ts"
+
+export interface ServeOptions extends HandlerOptions {
+  readonly engine: Engine
+  readonly port?: number
+  readonly host?: string
+}
+
+export interface RunningServer {
+  readonly server: Server
+  readonly port: number
+  /** Base URL of the API, including the version segment. */
+  readonly url: string
+  /** Stops accepting, lets in-flight requests finish, closes idle keep-alive sockets. */
+  readonly close: () => Promise<void>
+}
+
+const EMPTY = new Uint8Array(0)
+
+/**
+ * A thin `node:http` adapter: the request is read here, then one core program runs per request
+ * (synchronously when the store is synchronous). See README, "Why a thin node:http adapter".
+ */
+export const nodeListener = (engine: Engine, options: HandlerOptions = {}) => {
+  const handle = makeHandler(engine, options)
+  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const finish = (body: Uint8Array | "too-large") => {
+      const request: HttpRequest = {
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        header: (name) => {
+          const v = req.headers[name]
+          return Array.isArray(v) ? v.join(", ") : v
+        },
+        body
+      }
+      handle(request, (r) => {
+        if (body === "too-large") r.headers["connection"] = "close"
+        res.writeHead(r.status, r.headers)
+        res.end(r.body)
+      })
+    }
+    const declared = Number(req.headers["content-length"] ?? "0")
+    if (declared > max) {
+      req.resume()
+      return finish("too-large")
+    }
+    if (declared === 0 && req.headers["transfer-encoding"] === undefined) {
+      req.resume()
+      return finish(EMPTY)
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let over = false
+    req.on("data", (c: Buffer) => {
+      if (over) return
+      size += c.length
+      if (size > max) {
+        over = true
+        chunks.length = 0
+        finish("too-large")
+        return
+      }
+      chunks.push(c)
+    })
+    req.on("end", () => {
+      if (!over) finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+    })
+    req.on("error", () => res.destroy())
+  }
+}
+
+export const serve = (options: ServeOptions): Promise<RunningServer> =>
+  new Promise((resolve, reject) => {
+    const server = createServer({ keepAliveTimeout: 5000 }, nodeListener(options.engine, options))
+    server.once("error", reject)
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      const port = (server.address() as AddressInfo).port
+      const host = options.host ?? "127.0.0.1"
+      const shownHost = host.includes(":") ? `[${host}]` : host
+      resolve({
+        server,
+        port,
+        url: `http://${shownHost}:${port}/2025-10-13`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done())
+            server.closeIdleConnections()
+          })
+      })
+    })
+  })
