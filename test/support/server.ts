@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { expect } from "vitest"
+import { makeEngine, type Engine } from "@tessera/core"
+import { MemoryStore } from "@tessera/adapter-memory"
+import { SqliteStore } from "@tessera/adapter-sqlite"
+import { BASE_PATH, makeMatcher, routes, serve, type RunningServer } from "@tessera/adapter-http"
+import { checkResponse } from "./openapi-checker.ts"
+
+export const CLIENT_ID = "test-client"
+export const CLIENT_SECRET = "test-secret-0123456789"
+export const basic = (id = CLIENT_ID, secret = CLIENT_SECRET) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
+
+const match = makeMatcher(routes)
+
+/** The reference operation a request addresses, for the response checker. */
+export const operationFor = (method: string, path: string): string | undefined => {
+  if (!path.startsWith(BASE_PATH + "/")) return undefined
+  let segments: Array<string>
+  try {
+    segments = path.slice(BASE_PATH.length).split("?")[0]!.split("/").slice(1).map(decodeURIComponent)
+  } catch {
+    return undefined
+  }
+  const m = match(method, segments)
+  return m._tag === "Found" ? m.route.operationId : undefined
+}
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+}
+
+export interface RequestOptions {
+  readonly body?: unknown
+  /** Sent as-is (for malformed bodies); overrides `body`. */
+  readonly raw?: string | Uint8Array
+  readonly auth?: string | null
+  readonly headers?: Record<string, string>
+}
+
+export type StoreKind = "memory" | "sqlite"
+
+export interface TestServer {
+  readonly engine: Engine
+  readonly server: RunningServer
+  readonly origin: string
+  /** Sends a request and checks the response against the reference OpenAPI. */
+  readonly request: (method: string, path: string, options?: RequestOptions) => Promise<Reply>
+  readonly close: () => Promise<void>
+}
+
+export const startTestServer = async (
+  kind: StoreKind,
+  options: { readonly filename?: string; readonly clock?: "real" | "virtual" } = {}
+): Promise<TestServer> => {
+  const dir = kind === "sqlite" && options.filename === undefined ? mkdtempSync(join(tmpdir(), "tessera-")) : undefined
+  const filename = options.filename ?? (dir === undefined ? undefined : join(dir, "t.sqlite"))
+  const store = kind === "memory" ? MemoryStore.layer : SqliteStore.layer({ filename: filename! })
+  const engine = makeEngine({ store, clock: options.clock ?? "real" })
+  await engine.platform({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })
+  const server = await serve({ engine, port: 0 })
+  const origin = `http://127.0.0.1:${server.port}`
+  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) }
+    if (o.auth !== null) headers["authorization"] ??= o.auth ?? basic()
+    let body: string | Uint8Array | undefined = o.raw
+    if (body === undefined && o.body !== undefined) {
+      body = JSON.stringify(o.body)
+      headers["content-type"] ??= "application/json"
+    }
+    const res = await fetch(origin + path, { method, headers, ...(body === undefined ? {} : { body }) })
+    const text = await res.text()
+    const parsed = text === "" ? undefined : JSON.parse(text)
+    const check = checkResponse(operationFor(method, path), res.status, parsed)
+    expect(check.problems, `${method} ${path} → ${res.status} ${text.slice(0, 300)}`).toEqual([])
+    expect(res.status, `${method} ${path} must never be a 500: ${text}`).toBeLessThan(500)
+    return { status: res.status, headers: res.headers, body: parsed }
+  }
+  return {
+    engine,
+    server,
+    origin,
+    request,
+    close: async () => {
+      await server.close()
+      await engine.dispose()
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+export const individual = (over: Record<string, unknown> = {}) => ({
+  customerType: "INDIVIDUAL",
+  fullName: "Jane Smith",
+  email: "jane@example.com",
+  birthDate: "1990-01-15",
+  nationality: "US",
+  ...over
+})
+
+export const business = (over: Record<string, unknown> = {}) => ({
+  customerType: "BUSINESS",
+  email: "finance@acme.com",
+  businessInfo: { legalName: "Acme Corp", country: "US", taxId: "47-1234567", incorporatedOn: "2018-03-14", registrationNumber: "5523041" },
+  ...over
+})
