@@ -72,7 +72,7 @@ export const startTestServer = async (
       body = JSON.stringify(o.body)
       headers["content-type"] ??= "application/json"
     }
-    const res = await fetch(origin + path, { method, headers, ...(body === undefined ? {} : { body }) })
+    const res = await fetch(origin + path, { method, headers, ...(body === undefined ? {} : { body: body as BodyInit }) })
     const text = await res.text()
     const parsed = text === "" ? undefined : JSON.parse(text)
     const check = checkResponse(operationFor(method, path), res.status, parsed)

@@ -27,6 +27,7 @@ export const ensurePlatform = (input: PlatformInput) =>
   Effect.gen(function* () {
     const store = yield* Store
     const ids = yield* Ids
+    cacheOf(store).delete(input.clientId)
     return yield* store.transaction(
       Effect.gen(function* () {
         const now = rfc3339(yield* Clock.currentTimeMillis)
@@ -63,6 +64,31 @@ export const ensurePlatform = (input: PlatformInput) =>
     )
   })
 
+/**
+ * Platforms by client id, per store, for one second: every request authenticates, and the
+ * store lookup would otherwise cost more than the rest of a GET. The secret is still hashed and
+ * compared on every request; only the record is cached. `ensurePlatform` clears the entry, and
+ * the short lifetime bounds staleness when another process shares a SQLite file.
+ */
+const PLATFORM_CACHE_MS = 1000
+const platformCache = new WeakMap<object, Map<string, { readonly platform: PlatformRecord | undefined; readonly at: number }>>()
+const cacheOf = (store: object) => {
+  let m = platformCache.get(store)
+  if (m === undefined) platformCache.set(store, (m = new Map()))
+  return m
+}
+
+const findPlatform = (clientId: string) =>
+  Effect.flatMap(Store, (store) => {
+    const cache = cacheOf(store)
+    const hit = cache.get(clientId)
+    if (hit !== undefined && Date.now() - hit.at < PLATFORM_CACHE_MS) return Effect.succeed(hit.platform)
+    return Effect.map(store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId), ([platform]) => {
+      if (platform !== undefined) cache.set(clientId, { platform, at: Date.now() })
+      return platform
+    })
+  })
+
 const unauthorized = (reason: string) =>
   new Unauthorized({ message: "Invalid or missing API credentials", details: { reason } })
 
@@ -87,8 +113,7 @@ export const authenticate = (authorization: string | undefined) =>
     const creds = parseBasic(authorization)
     if (Option.isNone(creds))
       return yield* Effect.fail(unauthorized(authorization === undefined ? "MISSING_CREDENTIALS" : "MALFORMED_CREDENTIALS"))
-    const store = yield* Store
-    const [platform] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", creds.value.id)
+    const platform = yield* findPlatform(creds.value.id)
     // Hash even for an unknown id so the answer takes the same time either way.
     const ok = secretMatches(creds.value.secret, platform?.secretSha256 ?? "0".repeat(64))
     if (platform === undefined || !ok) return yield* Effect.fail(unauthorized("INVALID_CREDENTIALS"))

@@ -1,0 +1,20 @@
+// Just the part of autocannon's API the benchmark uses (the package ships no types).
+declare module "autocannon" {
+  namespace autocannon {
+    interface Options {
+      url?: string
+      method?: string
+      headers?: Record<string, string>
+      body?: string
+      connections?: number
+      duration?: number
+    }
+    interface Result {
+      requests: { average: number }
+      latency: { p99: number }
+      non2xx: number
+    }
+  }
+  function autocannon(opts: autocannon.Options, cb: (err: Error | null, res: autocannon.Result) => void): unknown
+  export default autocannon
+}

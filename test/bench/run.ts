@@ -1,0 +1,16 @@
+// `pnpm bench`: every figure beside a baseline measured in the same run, printed as JSON.
+import { httpBench } from "./http.ts"
+import { inProcessBench } from "./in-process.ts"
+import { coldStart } from "./cold-start.ts"
+
+const only = process.argv[2]
+const out: Record<string, unknown> = {
+  node: process.version,
+  cpus: (await import("node:os")).cpus().length,
+  date: new Date().toISOString()
+}
+if (only === undefined || only === "in-process") out["inProcess"] = await inProcessBench()
+if (only === undefined || only === "cold-start") out["coldStart"] = await coldStart()
+if (only === undefined || only === "http") out["http"] = await httpBench()
+process.stdout.write(JSON.stringify(out, null, 2) + "\n")
+process.exit(0)
