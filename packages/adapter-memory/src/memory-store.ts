@@ -6,7 +6,8 @@ import {
   type Page,
   serialisedTransaction,
   Store,
-  type StoreService
+  type StoreService,
+  WritePermit
 } from "@tessera/core"
 
 interface Row {
@@ -55,13 +56,12 @@ type Undo = () => void
 export class MemoryStoreHandle {
   private world: World
   private undo: Array<Undo> | undefined = undefined
-  private readonly permit = Effect.unsafeMakeSemaphore(1)
+  private readonly permit = new WritePermit()
   readonly service: StoreService
 
   constructor(world: World = emptyWorld()) {
     this.world = world
-    const withPermit = <X, E, R>(self: Effect.Effect<X, E, R>) => this.permit.withPermits(1)(self)
-    const tx = serialisedTransaction(withPermit, {
+    const tx = serialisedTransaction(this.permit, {
       begin: () => {
         this.undo = []
       },

@@ -7,7 +7,8 @@ import {
   type Page,
   serialisedTransaction,
   Store,
-  type StoreService
+  type StoreService,
+  WritePermit
 } from "@tessera/core"
 import { migrations } from "./migrations/index.ts"
 
@@ -89,8 +90,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
   const begin = db.prepare("BEGIN IMMEDIATE")
   const commit = db.prepare("COMMIT")
   const rollback = db.prepare("ROLLBACK")
-  const permit = Effect.unsafeMakeSemaphore(1)
-  const tx = serialisedTransaction((self) => permit.withPermits(1)(self), {
+  const tx = serialisedTransaction(new WritePermit(), {
     begin: () => void begin.run(),
     commit: () => void commit.run(),
     rollback: () => {

@@ -7,25 +7,67 @@ import { Effect, FiberRef } from "effect"
 export const inTransaction: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
 
 /**
+ * The single write permit of a store. Uncontended, taking it is synchronous (no fiber
+ * suspension), which keeps a write program on a synchronous store synchronous; contended,
+ * waiters queue in arrival order and the permit is handed over directly on release.
+ */
+export class WritePermit {
+  private held = false
+  private readonly waiters: Array<() => void> = []
+  readonly take: Effect.Effect<void> = Effect.suspend(() => {
+    if (!this.held) {
+      this.held = true
+      return Effect.void
+    }
+    return Effect.async<void>((resume) => {
+      const wake = () => resume(Effect.void)
+      this.waiters.push(wake)
+      return Effect.sync(() => {
+        const i = this.waiters.indexOf(wake)
+        if (i >= 0) this.waiters.splice(i, 1)
+      })
+    })
+  })
+  release(): void {
+    const next = this.waiters.shift()
+    if (next === undefined) this.held = false
+    else next()
+  }
+}
+
+/**
  * The common shape of a serialised write transaction: nested calls join; the outermost takes
- * the single write permit, runs `begin`, then `commit` on success or `rollback` on any failure,
- * defect or interruption.
+ * the write permit, runs `begin`, then `commit` on success or `rollback` on any failure,
+ * defect or interruption, and releases the permit.
  */
 export const serialisedTransaction = (
-  withPermit: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E, R>,
+  permit: WritePermit,
   hooks: { readonly begin: () => void; readonly commit: () => void; readonly rollback: () => void }
 ) =>
   <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E, R> =>
     Effect.flatMap(FiberRef.get(inTransaction), (nested) =>
       nested
         ? self
-        : withPermit(
-            Effect.uninterruptibleMask((restore) =>
+        : Effect.uninterruptibleMask((restore) =>
+            Effect.zipRight(
+              restore(permit.take),
               Effect.suspend(() => {
-                hooks.begin()
+                try {
+                  hooks.begin()
+                } catch (e) {
+                  permit.release()
+                  return Effect.die(e)
+                }
                 return Effect.locally(restore(self), inTransaction, true).pipe(
                   Effect.onExit((exit) =>
-                    Effect.sync(() => (exit._tag === "Success" ? hooks.commit() : hooks.rollback()))
+                    Effect.sync(() => {
+                      try {
+                        if (exit._tag === "Success") hooks.commit()
+                        else hooks.rollback()
+                      } finally {
+                        permit.release()
+                      }
+                    })
                   )
                 )
               })
