@@ -78,8 +78,10 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
       "INSERT OR IGNORE INTO record_index (collection, scope, name, key, id) VALUES (?, ?, ?, ?, ?)"
     ),
     findBy: db.prepare<[string, string, string, string], RecordRow>(
+      // CROSS JOIN pins the join order: index entries first, then records by key. Left to
+      // itself the planner may walk records in seq order to satisfy ORDER BY, which is O(n).
       `SELECT r.seq, r.data FROM record_index i
-       JOIN records r ON r.collection = i.collection AND r.scope = i.scope AND r.id = i.id
+       CROSS JOIN records r ON r.collection = i.collection AND r.scope = i.scope AND r.id = i.id
        WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? ORDER BY r.seq`
     ),
     scan: db.prepare<[string, string], RecordRow>(
