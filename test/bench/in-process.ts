@@ -2,7 +2,6 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import { Effect } from "effect"
 import { createCustomer, makeEngine } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
@@ -73,7 +72,6 @@ export const inProcessBench = async () => {
   const fork = await timeIt(200, () => handle.fork())
   const forkEngine = await timeIt(200, () => makeEngine({ store: handle.fork().layer }))
   await engine.dispose()
-  void Effect.void
   return {
     creationsPerSec: {
       memory,

@@ -24,7 +24,7 @@ export interface HttpRequest {
   /** Path and query as received, e.g. `/2025-10-13/customers?limit=5`. */
   readonly url: string
   readonly header: (name: string) => string | undefined
-  /** Undefined when the transport already refused it as too large. */
+  /** `"too-large"` when the transport stopped reading past the size cap. */
   readonly body: Uint8Array | "too-large"
 }
 

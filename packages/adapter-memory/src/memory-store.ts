@@ -4,6 +4,7 @@ import {
   indexKeys,
   type ListQuery,
   type Page,
+  pageOf,
   serialisedTransaction,
   Store,
   type StoreService,
@@ -172,40 +173,22 @@ export class MemoryStoreHandle {
     return true
   }
 
+  /** Rows holding an index key, in listing order. */
+  private indexedRows(s: Shelf, index: string, value: string): Array<Row> {
+    const ids = s.indexes.get(index)?.get(value)
+    return ids === undefined ? [] : [...ids].map((id) => s.rows.get(id)!).sort((a, b) => a.seq - b.seq)
+  }
+
   private findBy<A>(c: Collection<A>, scope: string, index: string, value: string): ReadonlyArray<A> {
     const s = this.shelf(c as Collection<unknown>, scope, false)
-    const ids = s?.indexes.get(index)?.get(value)
-    if (s === undefined || ids === undefined) return []
-    const rows = [...ids].map((id) => s.rows.get(id)!).sort((a, b) => a.seq - b.seq)
-    return rows.map((r) => r.value as A)
+    return s === undefined ? [] : this.indexedRows(s, index, value).map((r) => r.value as A)
   }
 
   private list<A>(c: Collection<A>, scope: string, q: ListQuery<A>): Page<A> {
     const s = this.shelf(c as Collection<unknown>, scope, false)
     if (s === undefined) return { items: [], hasMore: false, lastSeq: undefined, totalCount: 0 }
-    let rows: Iterable<Row>
-    if (q.index !== undefined) {
-      const ids = s.indexes.get(q.index.name)?.get(q.index.value) ?? new Set<string>()
-      rows = [...ids].map((id) => s.rows.get(id)!).sort((a, b) => a.seq - b.seq)
-    } else {
-      rows = s.rows.values()
-    }
-    const after = q.afterSeq ?? 0
-    const items: Array<A> = []
-    let total = 0
-    let lastSeq: number | undefined
-    let hasMore = false
-    for (const r of rows) {
-      const v = r.value as A
-      if (q.where !== undefined && !q.where(v)) continue
-      total++
-      if (r.seq <= after) continue
-      if (items.length < q.limit) {
-        items.push(v)
-        lastSeq = r.seq
-      } else hasMore = true
-    }
-    return { items, hasMore, lastSeq, totalCount: total }
+    const rows = q.index === undefined ? s.rows.values() : this.indexedRows(s, q.index.name, q.index.value)
+    return pageOf(rows as Iterable<{ readonly seq: number; readonly value: A }>, q)
   }
 }
 

@@ -5,6 +5,7 @@ import {
   indexKeys,
   type ListQuery,
   type Page,
+  pageOf,
   serialisedTransaction,
   Store,
   type StoreService,
@@ -112,22 +113,12 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
       query.index === undefined
         ? q.scan.iterate(c.name, scope)
         : q.findBy.iterate(c.name, scope, query.index.name, query.index.value)
-    const after = query.afterSeq ?? 0
-    const items: Array<A> = []
-    let total = 0
-    let lastSeq: number | undefined
-    let hasMore = false
-    for (const r of rows) {
-      const v = JSON.parse(r.data) as A
-      if (query.where !== undefined && !query.where(v)) continue
-      total++
-      if (r.seq <= after) continue
-      if (items.length < query.limit) {
-        items.push(v)
-        lastSeq = r.seq
-      } else hasMore = true
-    }
-    return { items, hasMore, lastSeq, totalCount: total }
+    return pageOf(
+      (function* () {
+        for (const r of rows) yield { seq: r.seq, value: JSON.parse(r.data) as A }
+      })(),
+      query
+    )
   }
 
   return {

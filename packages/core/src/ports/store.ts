@@ -73,3 +73,29 @@ export interface StoreService {
 }
 
 export class Store extends Context.Tag("@tessera/Store")<Store, StoreService>() {}
+
+/**
+ * Pages records that arrive in listing (`seq`) order: applies `where`, counts every match for
+ * `totalCount`, skips up to `afterSeq`, and takes `limit`. Adapters supply the rows; this is the
+ * one definition of what a page is.
+ */
+export const pageOf = <A>(
+  rows: Iterable<{ readonly seq: number; readonly value: A }>,
+  query: ListQuery<A>
+): Page<A> => {
+  const after = query.afterSeq ?? 0
+  const items: Array<A> = []
+  let totalCount = 0
+  let lastSeq: number | undefined
+  let hasMore = false
+  for (const r of rows) {
+    if (query.where !== undefined && !query.where(r.value)) continue
+    totalCount++
+    if (r.seq <= after) continue
+    if (items.length < query.limit) {
+      items.push(r.value)
+      lastSeq = r.seq
+    } else hasMore = true
+  }
+  return { items, hasMore, lastSeq, totalCount }
+}
