@@ -6,11 +6,14 @@ import { repoRoot } from "../support/paths.ts"
 
 /** Spawn-to-first-answer time of the standalone server (`tessera serve`, SQLite default). */
 export const coldStart = async (runs = 3) => {
+  // Make sure the bundle is fresh so the first run does not time a rebuild.
+  await new Promise((done) => spawn(process.execPath, [join(repoRoot, "packages/adapter-http/bin/tessera.mjs"), "build"], { stdio: "inherit" }).on("exit", done))
   const results: Array<{ spawnToListeningMs: number; spawnToFirstResponseMs: number; reportedReadyMs: number }> = []
   for (let i = 0; i < runs; i++) {
     const db = join(mkdtempSync(join(tmpdir(), "tessera-cold-")), "c.sqlite")
     const t0 = performance.now()
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "packages/adapter-http/src/cli.ts"), "serve"], {
+    // What `pnpm start` runs: the bundled CLI (built on install, rebuilt when a source changes).
+    const child = spawn(process.execPath, [join(repoRoot, "packages/adapter-http/bin/tessera.mjs"), "serve"], {
       env: { ...process.env, PORT: "0", TESSERA_DB: db, TESSERA_LOG: "off" },
       stdio: ["ignore", "pipe", "inherit"]
     })
@@ -28,5 +31,9 @@ export const coldStart = async (runs = 3) => {
     child.kill("SIGTERM")
     results.push({ spawnToListeningMs: Math.round(listening), spawnToFirstResponseMs: Math.round(first), reportedReadyMs: ready })
   }
-  return { runs: results, note: "includes Node start-up and tsx transpilation; reportedReadyMs is engine+store+listen inside the process" }
+  return {
+    runs: results,
+    targetMs: 500,
+    note: "spawn of `tessera serve` (the bundled CLI) to first HTTP answer; reportedReadyMs is engine+store+listen inside the process"
+  }
 }

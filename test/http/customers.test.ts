@@ -66,6 +66,9 @@ describe.each<StoreKind>(["memory", "sqlite"])("customers over HTTP (%s store)",
     const c = await t.request("POST", `${V}/customers`, { body: individual({ platformCustomerId: `p-${kind}-patch`, email: undefined }) })
     const got = await t.request("GET", `${V}/customers/${c.body.id}`)
     expect(got.body).toEqual(c.body)
+    // A sized body, not chunked: clients that read content-length get the whole answer.
+    expect(got.headers.get("content-length")).toBe(String(Buffer.byteLength(JSON.stringify(got.body))))
+    expect(got.headers.get("transfer-encoding")).toBeNull()
     const patched = await t.request("PATCH", `${V}/customers/${c.body.id}`, {
       body: { customerType: "INDIVIDUAL", fullName: "Jane Q Smith", address: { line1: "1 Main St", postalCode: "98101", country: "US" } }
     })

@@ -35,7 +35,7 @@ export const startServer = async (config: ServerConfig) => {
   return { engine, server, readyMs: performance.now() - started }
 }
 
-const main = async (argv: ReadonlyArray<string>) => {
+export const main = async (argv: ReadonlyArray<string>) => {
   if (argv[0] !== "serve") {
     process.stderr.write(usage + "\n")
     process.exit(argv[0] === undefined || argv[0] === "--help" || argv[0] === "help" ? 0 : 2)
@@ -80,6 +80,6 @@ const main = async (argv: ReadonlyArray<string>) => {
   process.on("SIGTERM", () => stop("SIGTERM"))
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("cli.ts")) {
+if (process.argv[1]?.endsWith("cli.ts")) {
   void main(process.argv.slice(2))
 }

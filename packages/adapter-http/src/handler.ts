@@ -68,8 +68,10 @@ const envelopeResponse = (env: ErrorEnvelope): HttpResponse => ({
 })
 
 const decodeSegments = (path: string): ReadonlyArray<string> | undefined => {
+  const segments = path.split("/").slice(1)
+  if (!path.includes("%")) return segments
   try {
-    return path.split("/").slice(1).map(decodeURIComponent)
+    return segments.map(decodeURIComponent)
   } catch {
     return undefined
   }
@@ -174,8 +176,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       )
     }
     const route = m.route
-    engine.runtime.runCallback(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1))), {
-      onExit: (exit) => {
+    engine.runReport(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1))), (exit) => {
         if (Exit.isSuccess(exit)) {
           const { value, platformId } = exit.value
           return done(
@@ -190,7 +191,6 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
         // A defect: log the fact, never the request, and answer the generic 500 envelope.
         console.error(JSON.stringify({ level: "error", msg: "unhandled defect", route: route.path, cause: Cause.pretty(exit.cause) }))
         return done(envelopeResponse(internalErrorEnvelope()), { route: route.path })
-      }
     })
   }
 }

@@ -40,6 +40,8 @@ export const nodeListener = (engine: Engine, options: HandlerOptions = {}) => {
       }
       handle(request, (r) => {
         if (body === "too-large") r.headers["connection"] = "close"
+        // A known length lets node:http send head and body in one write instead of chunking.
+        if (r.status !== 204) r.headers["content-length"] = String(Buffer.byteLength(r.body))
         res.writeHead(r.status, r.headers)
         res.end(r.body)
       })

@@ -6,6 +6,7 @@ import {
   type Page,
   pageOf,
   serialisedTransaction,
+  singleWrite,
   Store,
   type StoreService,
   WritePermit
@@ -16,16 +17,24 @@ interface Row {
   readonly value: unknown
 }
 
+/**
+ * Ids under one index key: a bare id for the common unique key, a Set once a key is shared.
+ * Most index keys (emails, client ids, account ids) are unique, and a Set per key would be the
+ * largest allocation of a write.
+ */
+type IdsAtKey = string | Set<string>
+
 /** One collection in one scope. A Map iterates in insertion order, which is listing order. */
 interface Shelf {
   readonly rows: Map<string, Row>
-  readonly indexes: Map<string, Map<string, Set<string>>>
+  readonly indexes: Map<string, Map<string, IdsAtKey>>
 }
 
 /** The whole world: cheap to copy because rows are immutable and shared between copies. */
 interface World {
   seq: number
-  readonly shelves: Map<string, Shelf>
+  /** Collection name → scope → shelf. */
+  readonly shelves: Map<string, Map<string, Shelf>>
 }
 
 export interface Snapshot {
@@ -35,15 +44,19 @@ export interface Snapshot {
 const emptyWorld = (): World => ({ seq: 0, shelves: new Map() })
 
 const copyWorld = (w: World): World => {
-  const shelves = new Map<string, Shelf>()
-  for (const [k, s] of w.shelves) {
-    const indexes = new Map<string, Map<string, Set<string>>>()
-    for (const [name, idx] of s.indexes) {
-      const copy = new Map<string, Set<string>>()
-      for (const [v, ids] of idx) copy.set(v, new Set(ids))
-      indexes.set(name, copy)
+  const shelves = new Map<string, Map<string, Shelf>>()
+  for (const [name, byScope] of w.shelves) {
+    const scopes = new Map<string, Shelf>()
+    for (const [scope, s] of byScope) {
+      const indexes = new Map<string, Map<string, IdsAtKey>>()
+      for (const [index, idx] of s.indexes) {
+        const copy = new Map<string, IdsAtKey>()
+        for (const [v, ids] of idx) copy.set(v, typeof ids === "string" ? ids : new Set(ids))
+        indexes.set(index, copy)
+      }
+      scopes.set(scope, { rows: new Map(s.rows), indexes })
     }
-    shelves.set(k, { rows: new Map(s.rows), indexes })
+    shelves.set(name, scopes)
   }
   return { seq: w.seq, shelves }
 }
@@ -76,7 +89,7 @@ export class MemoryStoreHandle {
       }
     })
     // A write outside any transaction is a transaction of one write.
-    const write = <X>(f: () => X): Effect.Effect<X> => tx(Effect.sync(f))
+    const write = singleWrite(tx)
     this.service = {
       get: (c, scope, id) => Effect.sync(() => this.get(c, scope, id)),
       put: (c, scope, value) => write(() => this.put(c, scope, value)),
@@ -102,11 +115,15 @@ export class MemoryStoreHandle {
   }
 
   private shelf(c: Collection<unknown>, scope: string, create: boolean): Shelf | undefined {
-    const key = `${c.name}\u0000${scope}`
-    let s = this.world.shelves.get(key)
+    let byScope = this.world.shelves.get(c.name)
+    if (byScope === undefined) {
+      if (!create) return undefined
+      this.world.shelves.set(c.name, (byScope = new Map()))
+    }
+    let s = byScope.get(scope)
     if (s === undefined && create) {
       s = { rows: new Map(), indexes: new Map() }
-      this.world.shelves.set(key, s)
+      byScope.set(scope, s)
     }
     return s
   }
@@ -116,24 +133,25 @@ export class MemoryStoreHandle {
     return row === undefined ? Option.none() : Option.some(row.value as A)
   }
 
-  private log(u: Undo): void {
-    this.undo?.push(u)
-  }
-
   private indexAdd(s: Shelf, name: string, key: string, id: string): void {
     let idx = s.indexes.get(name)
     if (idx === undefined) s.indexes.set(name, (idx = new Map()))
-    let ids = idx.get(key)
-    if (ids === undefined) idx.set(key, (ids = new Set()))
-    ids.add(id)
+    const ids = idx.get(key)
+    if (ids === undefined || ids === id) idx.set(key, id)
+    else if (typeof ids === "string") idx.set(key, new Set([ids, id]))
+    else ids.add(id)
   }
 
   private indexDelete(s: Shelf, name: string, key: string, id: string): void {
     const idx = s.indexes.get(name)
     const ids = idx?.get(key)
     if (ids === undefined) return
+    if (typeof ids === "string") {
+      if (ids === id) idx!.delete(key)
+      return
+    }
     ids.delete(id)
-    if (ids.size === 0) idx!.delete(key)
+    if (ids.size === 1) idx!.set(key, ids.values().next().value!)
   }
 
   private setIndexes<A>(c: Collection<A>, s: Shelf, id: string, before: A | undefined, after: A | undefined): void {
@@ -150,7 +168,7 @@ export class MemoryStoreHandle {
     const row: Row = { seq: prev?.seq ?? ++this.world.seq, value }
     s.rows.set(id, row)
     this.setIndexes(c, s, id, prev?.value as A | undefined, value)
-    this.log(() => {
+    this.undo?.push(() => {
       this.setIndexes(c, s, id, value, prev?.value as A | undefined)
       if (prev === undefined) s.rows.delete(id)
       else s.rows.set(id, prev)
@@ -164,7 +182,7 @@ export class MemoryStoreHandle {
     s.rows.delete(id)
     this.setIndexes(c, s, id, prev.value as A, undefined)
     // Re-inserting at the end would change listing order; rebuild the Map in seq order instead.
-    this.log(() => {
+    this.undo?.push(() => {
       const rows = [...s.rows.entries(), [id, prev] as const].sort((a, b) => a[1].seq - b[1].seq)
       s.rows.clear()
       for (const [k, r] of rows) s.rows.set(k, r)
@@ -176,7 +194,9 @@ export class MemoryStoreHandle {
   /** Rows holding an index key, in listing order. */
   private indexedRows(s: Shelf, index: string, value: string): Array<Row> {
     const ids = s.indexes.get(index)?.get(value)
-    return ids === undefined ? [] : [...ids].map((id) => s.rows.get(id)!).sort((a, b) => a.seq - b.seq)
+    if (ids === undefined) return []
+    if (typeof ids === "string") return [s.rows.get(ids)!]
+    return [...ids].map((id) => s.rows.get(id)!).sort((a, b) => a.seq - b.seq)
   }
 
   private findBy<A>(c: Collection<A>, scope: string, index: string, value: string): ReadonlyArray<A> {

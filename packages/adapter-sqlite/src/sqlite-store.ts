@@ -7,6 +7,7 @@ import {
   type Page,
   pageOf,
   serialisedTransaction,
+  singleWrite,
   Store,
   type StoreService,
   WritePermit
@@ -100,7 +101,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
       if (db.inTransaction) rollback.run()
     }
   })
-  const write = <X>(f: () => X): Effect.Effect<X> => tx(Effect.sync(f))
+  const write = singleWrite(tx)
 
   const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
     q.indexClear.run(c.name, scope, id)

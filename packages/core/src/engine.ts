@@ -1,4 +1,4 @@
-import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Cause, Effect, Exit, type Fiber, Layer, ManagedRuntime, Runtime } from "effect"
 import type { PlatformRecord } from "./domain/platform.ts"
 import { Ids } from "./ports/ids.ts"
 import { Keys } from "./ports/keys.ts"
@@ -61,6 +61,21 @@ export class Engine {
     const exit = this.runtime.runSyncExit(effect)
     if (Exit.isSuccess(exit)) return exit.value
     throw squash(exit.cause)
+  }
+
+  /**
+   * Runs an Effect and reports its Exit: synchronously when the program never suspends (the
+   * memory and SQLite stores are synchronous), else when its fiber completes. Avoids the
+   * scheduler hop of `runCallback` on every request.
+   */
+  runReport<A, E>(effect: Effect.Effect<A, E, EngineServices>, onExit: (exit: Exit.Exit<A, E>) => void): void {
+    const exit = this.runtime.runSyncExit(effect)
+    if (Exit.isFailure(exit) && exit.cause._tag === "Die" && Runtime.isAsyncFiberException(exit.cause.defect)) {
+      const fiber = exit.cause.defect.fiber as Fiber.RuntimeFiber<A, E>
+      fiber.addObserver(onExit)
+      return
+    }
+    onExit(exit)
   }
 
   /** Creates the platform (or refreshes its secret) and returns it. */

@@ -59,14 +59,13 @@ const checkTerms = (consent: { readonly termsVersion: string } | undefined) =>
         })
       )
 
+const umaTaken = (uma: string) =>
+  new UmaAddressExists({ message: `UMA address ${uma} is already in use`, details: { umaAddress: uma } })
+
 /** 409 UMA_ADDRESS_EXISTS when another active customer of the platform holds the address. */
 const checkUmaFree = (platform: PlatformRecord, uma: string, self?: string) =>
   Effect.flatMap(Store, (store) => store.findBy(Customers, platform.id, "umaAddress", uma.toLowerCase())).pipe(
-    Effect.flatMap((holders) =>
-      holders.some((c) => c.id !== self)
-        ? Effect.fail(new UmaAddressExists({ message: `UMA address ${uma} is already in use`, details: { umaAddress: uma } }))
-        : Effect.void
-    )
+    Effect.flatMap((holders) => (holders.some((c) => c.id !== self) ? Effect.fail(umaTaken(uma)) : Effect.void))
   )
 
 const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt: string) => {
@@ -99,7 +98,8 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
             })
           )
         const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, uuid.slice(0, 6))
-        yield* checkUmaFree(platform, umaAddress)
+        const holders = yield* store.findBy(Customers, platform.id, "umaAddress", umaAddress.toLowerCase())
+        if (holders.length > 0) return yield* Effect.fail(umaTaken(umaAddress))
         const id = makeId("Customer", uuid)
         const status =
           body.customerType === "INDIVIDUAL"

@@ -92,6 +92,8 @@ const findPlatform = (clientId: string) =>
 const unauthorized = (reason: string) =>
   new Unauthorized({ message: "Invalid or missing API credentials", details: { reason } })
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+
 /** Parses `Authorization: Basic base64(id:secret)` without trusting any part of it. */
 export const parseBasic = (header: string | undefined): Option.Option<{ id: string; secret: string }> => {
   if (header === undefined) return Option.none()
@@ -99,7 +101,9 @@ export const parseBasic = (header: string | undefined): Option.Option<{ id: stri
   if (m === null) return Option.none()
   let decoded: string
   try {
-    decoded = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(m[1]!), (c) => c.charCodeAt(0)))
+    decoded = atob(m[1]!)
+    // atob yields one char per byte; only non-ASCII bytes need a real (strict) UTF-8 decode.
+    if (!/^[\x00-\x7f]*$/.test(decoded)) decoded = strictUtf8.decode(Uint8Array.from(decoded, (c) => c.charCodeAt(0)))
   } catch {
     return Option.none()
   }

@@ -28,6 +28,12 @@ export class WritePermit {
       })
     })
   })
+  /** Takes the permit now if it is free; the caller then owns it. */
+  tryTake(): boolean {
+    if (this.held) return false
+    this.held = true
+    return true
+  }
   release(): void {
     const next = this.waiters.shift()
     if (next === undefined) this.held = false
@@ -38,28 +44,30 @@ export class WritePermit {
 /**
  * The common shape of a serialised write transaction: nested calls join; the outermost takes
  * the write permit, runs `begin`, then `commit` on success or `rollback` on any failure,
- * defect or interruption, and releases the permit.
+ * defect or interruption, and releases the permit. Written with as few Effect steps as the
+ * semantics allow: it wraps every write of the engine, so each step shows in the benchmarks.
  */
 export const serialisedTransaction = (
   permit: WritePermit,
   hooks: { readonly begin: () => void; readonly commit: () => void; readonly rollback: () => void }
 ) =>
   <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E, R> =>
-    Effect.flatMap(FiberRef.get(inTransaction), (nested) =>
-      nested
+    Effect.withFiberRuntime<X, E, R>((fiber) =>
+      fiber.getFiberRef(inTransaction)
         ? self
-        : Effect.uninterruptibleMask((restore) =>
-            Effect.zipRight(
-              restore(permit.take),
-              Effect.suspend(() => {
-                try {
-                  hooks.begin()
-                } catch (e) {
-                  permit.release()
-                  return Effect.die(e)
-                }
-                return Effect.locally(restore(self), inTransaction, true).pipe(
-                  Effect.onExit((exit) =>
+        : Effect.uninterruptibleMask((restore) => {
+            const run = Effect.suspend(() => {
+              try {
+                hooks.begin()
+              } catch (e) {
+                permit.release()
+                return Effect.die(e)
+              }
+              return Effect.zipRight(
+                FiberRef.set(inTransaction, true),
+                Effect.onExit(restore(self), (exit) =>
+                  Effect.zipRight(
+                    FiberRef.set(inTransaction, false),
                     Effect.sync(() => {
                       try {
                         if (exit._tag === "Success") hooks.commit()
@@ -70,7 +78,17 @@ export const serialisedTransaction = (
                     })
                   )
                 )
-              })
-            )
-          )
+              )
+            })
+            return permit.tryTake() ? run : Effect.zipRight(restore(permit.take), run)
+          })
     )
+
+/**
+ * A single write: run directly when the fiber is already inside a transaction (the common case,
+ * one step instead of two), else as a transaction of one write.
+ */
+export const singleWrite =
+  (tx: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E, R>) =>
+  <X>(f: () => X): Effect.Effect<X> =>
+    Effect.withFiberRuntime<X>((fiber) => (fiber.getFiberRef(inTransaction) ? Effect.succeed(f()) : tx(Effect.sync(f))))
