@@ -82,5 +82,34 @@ describe("SQLite durability", () => {
     expect(count()).toBe(before)
     reader.close()
   })
-})
 
+  it("a read by id never serves a stale record after another connection or a rollback changed it", () => {
+    const filename = join(mkdtempSync(join(tmpdir(), "tessera-cache-")), "db.sqlite")
+    const Docs = collection<{ id: string; v: number }>()("docs", (d) => d.id)
+    const a = makeSqliteStore(openDatabase({ filename }))
+    const b = makeSqliteStore(openDatabase({ filename }))
+    const read = (s: typeof a) => Option.map(Effect.runSync(s.get(Docs, "p", "x")), (d) => d.v)
+    Effect.runSync(a.put(Docs, "p", { id: "x", v: 1 }))
+    expect(read(a)).toEqual(Option.some(1))
+    expect(read(a)).toEqual(Option.some(1)) // now served from a's cache
+    Effect.runSync(b.put(Docs, "p", { id: "x", v: 2 })) // another connection commits
+    expect(read(a)).toEqual(Option.some(2))
+    Effect.runSync(b.remove(Docs, "p", "x"))
+    expect(read(a)).toEqual(Option.none())
+    Effect.runSync(a.put(Docs, "p", { id: "x", v: 3 }))
+    expect(read(a)).toEqual(Option.some(3))
+    // A write rolled back inside this connection leaves the committed value readable.
+    const exit = Effect.runSyncExit(
+      a.transaction(
+        Effect.gen(function* () {
+          yield* a.put(Docs, "p", { id: "x", v: 4 })
+          expect(read(a)).toEqual(Option.some(4)) // the transaction sees its own write
+          return yield* Effect.fail("abort")
+        })
+      )
+    )
+    expect(exit._tag).toBe("Failure")
+    expect(read(a)).toEqual(Option.some(3))
+    expect(read(b)).toEqual(Option.some(3))
+  })
+})

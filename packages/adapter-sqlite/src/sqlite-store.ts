@@ -13,6 +13,7 @@ import {
   WritePermit
 } from "@tessera/core"
 import { migrations } from "./migrations/index.ts"
+import { cacheKey, RecordCache } from "./record-cache.ts"
 
 export interface SqliteStoreOptions {
   readonly filename: string
@@ -101,6 +102,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
       if (db.inTransaction) rollback.run()
     }
   })
+  const cache = new RecordCache(db)
   const write = singleWrite(tx)
 
   const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
@@ -125,17 +127,25 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
   return {
     get: <A>(c: Collection<A>, scope: string, id: string) =>
       Effect.sync(() => {
+        const key = cacheKey(c.name, scope, id)
+        const hit = cache.get(key)
+        if (hit !== undefined) return Option.some(hit as A)
         const row = q.get.get(c.name, scope, id)
-        return row === undefined ? Option.none<A>() : Option.some(JSON.parse(row.data) as A)
+        if (row === undefined) return Option.none<A>()
+        const value = JSON.parse(row.data) as A
+        cache.set(key, value)
+        return Option.some(value)
       }),
     put: (c, scope, value) =>
       write(() => {
         const id = c.idOf(value)
+        cache.forget(cacheKey(c.name, scope, id))
         q.upsert.run(c.name, scope, id, JSON.stringify(value))
         writeIndexes(c, scope, id, value)
       }),
     remove: (c, scope, id) =>
       write(() => {
+        cache.forget(cacheKey(c.name, scope, id))
         q.indexClear.run(c.name, scope, id)
         return q.remove.run(c.name, scope, id).changes > 0
       }),

@@ -143,8 +143,10 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
 /** A malformed id in a path is simply an unknown resource (DECISIONS #3). */
 const load = (platform: PlatformRecord, id: string) =>
   isId("Customer", id)
-    ? Effect.flatMap(Store, (s) => s.get(Customers, platform.id, id)).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
+    ? Effect.flatMap(Store, (s) =>
+        Effect.flatMap(s.get(Customers, platform.id, id), (found) =>
+          Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(notFound(id))
+        )
       )
     : Effect.fail(notFound(id))
 
