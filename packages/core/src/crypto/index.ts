@@ -1,0 +1,6 @@
+export * from "./encoding.ts"
+export * from "./p256.ts"
+export * from "./stamp.ts"
+export * from "./hpke.ts"
+export * from "./bundles.ts"
+export * from "./secrets.ts"
