@@ -8,6 +8,7 @@ import {
   internalErrorEnvelope,
   invalidInput,
   isDomainError,
+  isReply,
   MethodNotAllowed,
   NotFound,
   PayloadTooLarge,
@@ -181,10 +182,13 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
     engine.runReport(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1))), (exit) => {
         if (Exit.isSuccess(exit)) {
           const { value, platformId } = exit.value
+          // Signed-retry endpoints decide their own status (202, 201, 204, 200 PROCESSING).
+          const status = isReply(value) ? value.status : route.status
+          const body = isReply(value) ? value.body : value
           return done(
-            route.status === 204
+            status === 204
               ? { status: 204, headers: {}, body: "" }
-              : { status: route.status, headers: { ...JSON_HEADERS }, body: JSON.stringify(value) },
+              : { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) },
             { route: route.path, platformId }
           )
         }

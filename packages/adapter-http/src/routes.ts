@@ -11,6 +11,7 @@ import {
   updateCustomer
 } from "@tessera/core"
 import { clockRoutes } from "./sandbox-routes.ts"
+import { walletRoutes } from "./wallet-routes.ts"
 
 /** What a route handler receives: the authenticated platform and the decoded request parts. */
 export interface RouteContext {
@@ -65,6 +66,7 @@ export const routes: ReadonlyArray<Route> = [
     status: 200,
     handle: (c) => listPlatformInternalAccounts(c.platform, c.query)
   },
+  ...walletRoutes,
   ...clockRoutes
 ]
 

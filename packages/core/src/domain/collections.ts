@@ -1,5 +1,7 @@
 import { collection } from "../ports/store.ts"
 import type { AuthMethodRecord } from "./auth-method.ts"
+import type { SessionRecord } from "./session.ts"
+import type { OtpIssuanceRecord, PasskeyChallengeRecord, ProcessingControlRecord, SignedRequestRecord } from "./wallet-records.ts"
 import type { CustomerRecord } from "./customer.ts"
 import type { InternalAccountRecord } from "./internal-account.ts"
 import type { PlatformRecord } from "./platform.ts"
@@ -23,3 +25,19 @@ export const AuthMethods = collection<AuthMethodRecord>()("authMethods", (a) => 
   accountId: (a) => a.accountId,
   email: (a) => a.email?.toLowerCase()
 })
+
+export const Sessions = collection<SessionRecord>()("sessions", (s) => s.id, {
+  accountId: (s) => s.accountId,
+  publicKey: (s) => s.publicKey
+})
+
+export const SignedRequests = collection<SignedRequestRecord>()("signedRequests", (r) => r.id, {
+  // Only held operations are indexed: reconciliation looks for them per account.
+  processingAccount: (r) => (r.state === "PROCESSING" ? r.accountId : undefined)
+})
+
+export const ProcessingControls = collection<ProcessingControlRecord>()("processingControls", (c) => c.id)
+
+export const OtpIssuances = collection<OtpIssuanceRecord>()("otpIssuances", (o) => o.id)
+
+export const PasskeyChallenges = collection<PasskeyChallengeRecord>()("passkeyChallenges", (c) => c.id)

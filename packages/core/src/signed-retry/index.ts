@@ -1,0 +1,5 @@
+export * from "./authorize.ts"
+export * from "./canonical.ts"
+export * from "./registry.ts"
+export * from "./signed-retry.ts"
+export * from "./reconcile.ts"

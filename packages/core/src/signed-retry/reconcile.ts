@@ -1,0 +1,32 @@
+import { Clock, Effect, Either } from "effect"
+import { SignedRequests } from "../domain/collections.ts"
+import { envelopeOf, isDomainError } from "../domain/envelope.ts"
+import type { PlatformRecord } from "../domain/platform.ts"
+import { Store } from "../ports/store.ts"
+import { signedOperation } from "./registry.ts"
+
+/**
+ * The service settles held operations on its own (spec, still-processing 4): before listing an
+ * account's credentials or sessions, every PROCESSING operation whose hold has passed runs, and
+ * its answer is kept for the identical re-send. Export is never settled this way.
+ */
+export const reconcileAccount = (platform: PlatformRecord, accountId: string) =>
+  Effect.flatMap(Store, (store) =>
+    store.transaction(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const held = yield* store.findBy(SignedRequests, platform.id, "processingAccount", accountId)
+        for (const record of held) {
+          const op = signedOperation(record.kind)
+          if (op === undefined || !op.reconcilable || (record.settleAtMs ?? 0) > now) continue
+          const result = yield* Effect.either(op.run(platform, record.input))
+          const settledReply = Either.isRight(result)
+            ? { status: result.right.status, body: result.right.body }
+            : isDomainError(result.left)
+              ? { status: result.left.status, body: envelopeOf(result.left) }
+              : yield* Effect.die(result.left)
+          yield* store.put(SignedRequests, platform.id, { ...record, state: "CONSUMED", settledReply })
+        }
+      })
+    )
+  )

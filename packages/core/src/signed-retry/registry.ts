@@ -1,0 +1,30 @@
+import type { Effect } from "effect"
+import type { PlatformRecord } from "../domain/platform.ts"
+import type { Reply } from "../domain/reply.ts"
+
+/**
+ * A signed operation by name, runnable from stored input: what the first call binds, the retry
+ * runs, and reconciliation settles on its own after a PROCESSING hold (spec, still-processing 4).
+ */
+export interface SignedOperation<I = unknown> {
+  readonly kind: string
+  /** Export is the exception: its result exists only in the answer to the re-sent retry. */
+  readonly reconcilable: boolean
+  readonly run: (platform: PlatformRecord, input: I) => Effect.Effect<Reply, unknown, never>
+}
+
+const registry = new Map<string, SignedOperation<any>>()
+
+// The operations' requirements are the engine's services; the registry erases them so that
+// signed-retry need not import every operation module (they register themselves).
+export const defineSignedOperation = <I, E, R>(
+  kind: string,
+  run: (platform: PlatformRecord, input: I) => Effect.Effect<Reply, E, R>,
+  options: { readonly reconcilable?: boolean } = {}
+): SignedOperation<I> => {
+  const op: SignedOperation<I> = { kind, reconcilable: options.reconcilable ?? true, run: run as never }
+  registry.set(kind, op)
+  return op
+}
+
+export const signedOperation = (kind: string): SignedOperation | undefined => registry.get(kind)

@@ -1,0 +1,182 @@
+import { Clock, Effect, Option } from "effect"
+import { ProcessingControls, SignedRequests } from "../domain/collections.ts"
+import { RequestIdMissing, Unauthorized, WalletSignatureBodyMismatch, WalletSignatureInvalid, WalletSignatureMalformed, WalletSignatureMissing } from "../domain/errors.ts"
+import type { CredentialType } from "../domain/auth-method.ts"
+import { isId, makeId } from "../domain/ids.ts"
+import type { PlatformRecord } from "../domain/platform.ts"
+import { reply, type Reply } from "../domain/reply.ts"
+import { lifetimes, rfc3339 } from "../domain/time.ts"
+import type { SignedRequestRecord } from "../domain/wallet-records.ts"
+import { sha256Hex } from "../crypto/secrets.ts"
+import { parseStamp, SANDBOX_WALLET_SIGNATURE, stampSigns } from "../crypto/stamp.ts"
+import { Ids } from "../ports/ids.ts"
+import { Store } from "../ports/store.ts"
+import { type SignerRule, signerAllowed } from "./authorize.ts"
+import { bodySha256 } from "./canonical.ts"
+import { type SignedOperation } from "./registry.ts"
+
+/** The two headers of a signed retry; `Grid-Wallet-Signature` is the reference's alias (DECISIONS #2). */
+export interface SignedHeaders {
+  readonly signature: string | undefined
+  readonly requestId: string | undefined
+}
+
+export const walletHeaders = (header: (name: string) => string | undefined): SignedHeaders => ({
+  signature: header("service-wallet-signature") ?? header("grid-wallet-signature"),
+  requestId: header("request-id")
+})
+
+/** What the first call binds: the operation's input, the 202's `type`, and the string to stamp. */
+export interface Binding<I> {
+  readonly input: I
+  readonly type?: CredentialType
+  readonly payload: (requestId: string, nowMs: number) => string
+  /** Writes that must commit with the challenge (an OTP issuance is spent by it), or fail it. */
+  readonly commit?: Effect.Effect<void, unknown, Store>
+}
+
+export interface SignedCall<I, E, R> {
+  readonly platform: PlatformRecord
+  readonly accountId: string
+  readonly method: string
+  readonly path: string
+  readonly body: unknown
+  readonly headers: SignedHeaders
+  readonly operation: SignedOperation<I>
+  /** Who may sign, given the bound input (an OTP verify binds the TEK it decrypted). */
+  readonly signer: (input: I) => SignerRule
+  /** First call only: validates the request and says what to bind. */
+  readonly prepare: Effect.Effect<Binding<I>, E, R>
+}
+
+export const PROCESSING_BODY = {
+  status: "PROCESSING",
+  message: "This operation is still being processed. Re-send the same request in a moment."
+} as const
+
+const refused = (reason: string, message: string) => new Unauthorized({ message, details: { reason } })
+
+/** First call: a challenge bound to this method, path, body and account (202). */
+const issue = <I, E, R>(call: SignedCall<I, E, R>) =>
+  Effect.gen(function* () {
+    const binding = yield* call.prepare
+    const store = yield* Store
+    const now = yield* Clock.currentTimeMillis
+    const requestId = makeId("Request", yield* (yield* Ids).uuid)
+    const payloadToSign = binding.payload(requestId, now)
+    const record: SignedRequestRecord = {
+      id: requestId,
+      accountId: call.accountId,
+      method: call.method,
+      path: call.path,
+      bodySha256: bodySha256(call.body),
+      payloadToSign,
+      expiresAtMs: now + lifetimes.signedRetryChallengeMs,
+      ...(binding.type === undefined ? {} : { type: binding.type }),
+      kind: call.operation.kind,
+      input: binding.input,
+      state: "ISSUED",
+      createdAt: rfc3339(now)
+    }
+    yield* store.transaction(Effect.zipRight(binding.commit ?? Effect.void, store.put(SignedRequests, call.platform.id, record)))
+    return reply(202, {
+      ...(binding.type === undefined ? {} : { type: binding.type }),
+      payloadToSign,
+      requestId,
+      expiresAt: rfc3339(record.expiresAtMs)
+    })
+  })
+
+/** The checks of a retry that need no state change: every 401 of the spec, in a fixed order. */
+const checkRetry = <I, E, R>(call: SignedCall<I, E, R>, record: SignedRequestRecord, signature: string, now: number) =>
+  Effect.gen(function* () {
+    if (record.accountId !== call.accountId || record.method !== call.method || record.path !== call.path)
+      return yield* refused("REQUEST_ID_MISMATCH", "Request-Id belongs to another operation")
+    if (record.state === "CONSUMED" && record.settledReply === undefined)
+      return yield* refused("REQUEST_ID_ALREADY_USED", "Request-Id has already been used")
+    if (record.state === "ISSUED" && now >= record.expiresAtMs)
+      return yield* refused("CHALLENGE_EXPIRED", "The signed-retry challenge has expired; start the request again")
+    if (record.bodySha256 !== bodySha256(call.body))
+      return yield* new WalletSignatureBodyMismatch({
+        message: "The retry's body differs from the request the signature was issued for",
+        details: {}
+      })
+    const signer = call.signer(record.input as I)
+    // The legacy literal skips the ECDSA check (DECISIONS #19), never where one key is required.
+    if (signature === SANDBOX_WALLET_SIGNATURE && signer._tag !== "Key") return
+    const parsed = parseStamp(signature)
+    if (!parsed.ok)
+      return yield* new WalletSignatureMalformed({ message: "Service-Wallet-Signature cannot be parsed", details: { reason: parsed.reason } })
+    if (!stampSigns(parsed.stamp, record.payloadToSign))
+      return yield* new WalletSignatureInvalid({ message: "The signature does not verify over payloadToSign", details: {} })
+    if (!(yield* signerAllowed(call.platform, call.accountId, signer, parsed.stamp.publicKey, now)))
+      return yield* new WalletSignatureInvalid({
+        message: "The signing key is not an active session allowed to approve this operation",
+        details: { reason: "SIGNER_NOT_AUTHORISED" }
+      })
+  })
+
+/**
+ * Holds the operation when a sandbox PROCESSING control applies to this account or platform;
+ * answers the hold, or undefined to run now.
+ */
+const holdIfControlled = (platform: PlatformRecord, record: SignedRequestRecord, stampSha256: string, now: number) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    for (const id of [record.accountId, "platform"]) {
+      const control = yield* store.get(ProcessingControls, platform.id, id)
+      if (Option.isNone(control) || control.value.remaining <= 0) continue
+      yield* store.put(ProcessingControls, platform.id, { ...control.value, remaining: control.value.remaining - 1 })
+      yield* store.put(SignedRequests, platform.id, { ...record, state: "PROCESSING", settleAtMs: now + control.value.holdMs, stampSha256 })
+      return reply(200, PROCESSING_BODY)
+    }
+    return undefined
+  })
+
+/** Runs a bound operation and consumes its request id, in the caller's transaction. */
+export const settle = (platform: PlatformRecord, record: SignedRequestRecord, operation: SignedOperation<unknown>) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const result = yield* operation.run(platform, record.input)
+    const consumed: SignedRequestRecord = { ...record, state: "CONSUMED" }
+    yield* store.put(SignedRequests, platform.id, consumed)
+    return result
+  })
+
+/**
+ * The one signed-retry mechanism (spec "Signed-retry challenge lifecycle"). Without headers:
+ * issue a challenge. With both: verify, then consume the request id and run the operation in
+ * one transaction, so concurrent identical retries run it once. Every failure leaves the
+ * challenge as it was.
+ */
+export const signedRetry = <I, E, R>(call: SignedCall<I, E, R>): Effect.Effect<Reply, unknown, Store | Ids | R> => {
+  const { signature, requestId } = call.headers
+  if (signature === undefined && requestId === undefined) return issue(call)
+  if (requestId === undefined)
+    return Effect.fail(new RequestIdMissing({ message: "Request-Id is required with Service-Wallet-Signature", details: {} }))
+  if (signature === undefined)
+    return Effect.fail(new WalletSignatureMissing({ message: "Service-Wallet-Signature is required on the signed retry", details: {} }))
+  if (!isId("Request", requestId)) return Effect.fail(refused("REQUEST_ID_UNKNOWN", "Request-Id does not name a pending request"))
+  return Effect.flatMap(Store, (store) =>
+    store.transaction(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const found = yield* store.get(SignedRequests, call.platform.id, requestId)
+        if (Option.isNone(found)) return yield* refused("REQUEST_ID_UNKNOWN", "Request-Id does not name a pending request")
+        const record = found.value
+        yield* checkRetry(call, record, signature, now)
+        const stampSha256 = sha256Hex(signature)
+        if (record.state !== "ISSUED") {
+          // A held or reconciled operation answers only the byte-identical re-send.
+          if (record.stampSha256 !== stampSha256) return yield* refused("REQUEST_ID_ALREADY_USED", "Request-Id has already been used")
+          if (record.state === "CONSUMED") return reply(record.settledReply!.status, record.settledReply!.body)
+          if (now < record.settleAtMs!) return reply(200, PROCESSING_BODY)
+          return yield* settle(call.platform, record, call.operation as SignedOperation<unknown>)
+        }
+        const held = yield* holdIfControlled(call.platform, record, stampSha256, now)
+        if (held !== undefined) return held
+        return yield* settle(call.platform, record, call.operation as SignedOperation<unknown>)
+      })
+    )
+  )
+}
