@@ -20,7 +20,7 @@ import { accountSession } from "../signed-retry/authorize.ts"
 import { activityPayload } from "../signed-retry/canonical.ts"
 import { reconcileAccount } from "../signed-retry/reconcile.ts"
 import { defineSignedOperation } from "../signed-retry/registry.ts"
-import { type SignedHeaders, signedRetry } from "../signed-retry/signed-retry.ts"
+import { boundAccount, type SignedHeaders, signedRetry } from "../signed-retry/signed-retry.ts"
 import { oauthIdentityFromToken } from "./oauth.ts"
 import { issueOtp } from "./otp.ts"
 import { registerPasskey } from "./passkey.ts"
@@ -186,6 +186,19 @@ const revokeCredentialOp = defineSignedOperation("revokeCredential", (platform: 
 /** DELETE /auth/credentials/{id}: stamped by a session of another credential (202 → 204). */
 export const revokeCredential = (platform: PlatformRecord, id: string, headers: SignedHeaders) =>
   Effect.gen(function* () {
+    const bound = yield* boundAccount(platform, headers)
+    if (Option.isSome(bound))
+      return yield* signedRetry({
+        platform,
+        accountId: bound.value,
+        method: "DELETE",
+        path: `/auth/credentials/${id}`,
+        body: undefined,
+        headers,
+        operation: revokeCredentialOp,
+        signer: (input) => accountSession(input.credentialId),
+        prepare: Effect.die("a retry never prepares")
+      })
     const credential = yield* loadCredential(platform, id)
     if ((yield* credentialsOf(platform, credential.accountId)).length <= 1) return yield* lastCredential()
     return yield* signedRetry({

@@ -1,4 +1,4 @@
-import { Clock, Effect, Either } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { Sessions } from "../domain/collections.ts"
 import type { AuthMethodRecord } from "../domain/auth-method.ts"
 import { Unauthorized } from "../domain/errors.ts"
@@ -17,7 +17,7 @@ import { accountSession } from "../signed-retry/authorize.ts"
 import { activityPayload } from "../signed-retry/canonical.ts"
 import { reconcileAccount } from "../signed-retry/reconcile.ts"
 import { defineSignedOperation } from "../signed-retry/registry.ts"
-import { type SignedHeaders, signedRetry } from "../signed-retry/signed-retry.ts"
+import { boundAccount, type SignedHeaders, signedRetry } from "../signed-retry/signed-retry.ts"
 import { ephemeralSecret, freshKeyPair, loadCredential, loadSession, notFound } from "./wallet-context.ts"
 
 /**
@@ -84,10 +84,13 @@ const revokeSessionOp = defineSignedOperation("revokeSession", (platform: Platfo
 
 /** DELETE /auth/sessions/{id}: signed by any active session of the account, itself included. */
 export const revokeSession = (platform: PlatformRecord, id: string, headers: SignedHeaders) =>
-  Effect.flatMap(activeSession(platform, id), (session) =>
-    signedRetry({
+  Effect.gen(function* () {
+    const bound = yield* boundAccount(platform, headers)
+    // A retry is judged by its request id; only a first call needs the session to be active now.
+    const session = Option.isSome(bound) ? yield* loadSession(platform, id) : yield* activeSession(platform, id)
+    return yield* signedRetry({
       platform,
-      accountId: session.accountId,
+      accountId: Option.getOrElse(bound, () => session.accountId),
       method: "DELETE",
       path: `/auth/sessions/${id}`,
       body: undefined,
@@ -107,7 +110,7 @@ export const revokeSession = (platform: PlatformRecord, id: string, headers: Sig
           })
       })
     })
-  )
+  })
 
 const refreshSessionOp = defineSignedOperation(
   "refreshSession",

@@ -180,3 +180,16 @@ export const signedRetry = <I, E, R>(call: SignedCall<I, E, R>): Effect.Effect<R
     )
   )
 }
+
+/**
+ * On a retry, the account the request id was bound to. Endpoints whose resource the operation
+ * removes (revoking a credential or session) resolve the account this way, so that re-using a
+ * spent request id answers 401 as the spec says, not 404 for the resource it removed.
+ */
+export const boundAccount = (platform: PlatformRecord, headers: SignedHeaders) =>
+  headers.signature === undefined || headers.requestId === undefined || !isId("Request", headers.requestId)
+    ? Effect.succeed(Option.none<string>())
+    : Effect.map(
+        Effect.flatMap(Store, (store) => store.get(SignedRequests, platform.id, headers.requestId!)),
+        Option.map((r) => r.accountId)
+      )
