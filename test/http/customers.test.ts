@@ -97,10 +97,11 @@ describe.each<StoreKind>(["memory", "sqlite"])("customers over HTTP (%s store)",
     expect(both.status).toBe(400)
   })
 
-  it("refuses an email change on a wallet-tied EMAIL_OTP credential without a signature", async () => {
+  it("answers an email change on a wallet-tied EMAIL_OTP credential with a signed-retry challenge, changing nothing yet", async () => {
     const c = await t.request("POST", `${V}/customers`, { body: individual({ email: "keep@example.com" }) })
     const r = await t.request("PATCH", `${V}/customers/${c.body.id}`, { body: { customerType: "INDIVIDUAL", email: "new@example.com" } })
-    expect(r.status).toBe(400)
+    expect(r.status).toBe(202)
+    expect(r.body.requestId).toMatch(/^Request:/)
     expect((await t.request("GET", `${V}/customers/${c.body.id}`)).body.email).toBe("keep@example.com")
   })
 

@@ -8,7 +8,8 @@ import {
   listCustomers,
   listPlatformInternalAccounts,
   type PlatformRecord,
-  updateCustomer
+  updateCustomer,
+  walletHeaders
 } from "@tessera/core"
 import { clockRoutes } from "./sandbox-routes.ts"
 import { walletRoutes } from "./wallet-routes.ts"
@@ -50,7 +51,7 @@ export const routes: ReadonlyArray<Route> = [
     path: "/customers/{customerId}",
     operationId: "updateCustomerById",
     status: 200,
-    handle: (c) => updateCustomer(c.platform, c.params["customerId"]!, c.body)
+    handle: (c) => updateCustomer(c.platform, c.params["customerId"]!, c.body, walletHeaders(c.header))
   },
   {
     method: "DELETE",

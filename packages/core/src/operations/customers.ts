@@ -10,7 +10,21 @@ import {
   IndividualUpdate,
   supportedTermsVersions
 } from "../domain/customer.ts"
-import { Conflict, CustomerDeleted, EndUserTermsVersionNotFound, InvalidInput, UmaAddressExists, UserNotFound } from "../domain/errors.ts"
+import {
+  Conflict,
+  CustomerDeleted,
+  EmailOtpCredentialSetChanged,
+  EmailOtpEmailAlreadyExists,
+  EndUserTermsVersionNotFound,
+  InvalidInput,
+  UmaAddressExists,
+  UserNotFound
+} from "../domain/errors.ts"
+import { reply } from "../domain/reply.ts"
+import { accountSession } from "../signed-retry/authorize.ts"
+import { activityPayload } from "../signed-retry/canonical.ts"
+import { defineSignedOperation } from "../signed-retry/registry.ts"
+import { boundAccount, type SignedHeaders, signedRetry } from "../signed-retry/signed-retry.ts"
 import { decodeInput, type FieldError, invalidInput } from "../domain/field-errors.ts"
 import { isId, makeId } from "../domain/ids.ts"
 import { currencies, newInternalAccount } from "../domain/internal-account.ts"
@@ -152,50 +166,113 @@ const load = (platform: PlatformRecord, id: string) =>
 
 export const getCustomer = (platform: PlatformRecord, id: string) => Effect.map(load(platform, id), customerView)
 
-/**
- * PATCH /customers/{id} for the fields that need no wallet signature. Changing the email of a
- * customer whose Global account holds an EMAIL_OTP credential tied to it is the signed-retry
- * flow of the wallet-auth work; until that lands it is refused with a clear 400.
- */
-export const updateCustomer = (platform: PlatformRecord, id: string, input: unknown) =>
+type CustomerUpdate = Either.Either.Right<ReturnType<typeof updateDecoders.INDIVIDUAL>> | Either.Either.Right<ReturnType<typeof updateDecoders.BUSINESS>>
+
+/** Validates a PATCH body against the customer it changes; every problem at once. */
+const validateUpdate = (platform: PlatformRecord, current: CustomerRecord, input: unknown) =>
+  Effect.gen(function* () {
+    const body: CustomerUpdate = yield* decodeVariant(updateDecoders, input)
+    const problems: Array<FieldError> = []
+    if (body.customerType !== current.customerType)
+      problems.push({ field: "customerType", message: `must be ${current.customerType}, the customer's type` })
+    if (body.email !== undefined && body.phoneNumber !== undefined)
+      problems.push({ field: "phoneNumber", message: "update email and phoneNumber in separate requests" })
+    if (problems.length > 0) return yield* Effect.fail(invalidInput(problems))
+    yield* checkTerms(body.endUserTermsConsent)
+    if (body.umaAddress !== undefined) yield* checkUmaFree(platform, body.umaAddress, current.id)
+    return body
+  })
+
+const applyUpdate = (platform: PlatformRecord, current: CustomerRecord, body: CustomerUpdate) =>
+  Effect.gen(function* () {
+    const now = rfc3339(yield* Clock.currentTimeMillis)
+    const businessInfo =
+      body.customerType === "BUSINESS" && body.businessInfo !== undefined ? { businessInfo: { ...current.businessInfo, ...body.businessInfo } } : {}
+    const updated: CustomerRecord = { ...current, ...body, ...businessInfo, updatedAt: now }
+    yield* (yield* Store).put(Customers, platform.id, updated)
+    return updated
+  })
+
+/** The EMAIL_OTP credentials tied to the customer's current email. */
+const tiedCredentials = (platform: PlatformRecord, customer: CustomerRecord) =>
+  Effect.map(
+    Effect.flatMap(Store, (store) => store.findBy(AuthMethods, platform.id, "email", (customer.email ?? "").toLowerCase())),
+    (all) => all.filter((a) => a.customerId === customer.id && a.type === "EMAIL_OTP")
+  )
+
+const emailTaken = (platform: PlatformRecord, email: string, customerId: string) =>
+  Effect.flatMap(
+    Effect.flatMap(Store, (store) => store.findBy(AuthMethods, platform.id, "email", email.toLowerCase())),
+    (holders) =>
+      holders.some((a) => a.type === "EMAIL_OTP" && a.customerId !== customerId)
+        ? Effect.fail(new EmailOtpEmailAlreadyExists({ message: `Another EMAIL_OTP credential already uses ${email}`, details: { email } }))
+        : Effect.void
+  )
+
+interface EmailChange {
+  readonly customerId: string
+  readonly body: CustomerUpdate
+  readonly tiedIds: ReadonlyArray<string>
+}
+
+/** The signed part of an email change: the customer's email and its tied credentials change together. */
+const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: PlatformRecord, input: EmailChange) =>
   Effect.gen(function* () {
     const store = yield* Store
-    return yield* store.transaction(
-      Effect.gen(function* () {
-        const current = yield* load(platform, id)
-        if (current.isDeleted) return yield* Effect.fail(notFound(id))
-        const body = yield* decodeVariant(updateDecoders, input)
-        const problems: Array<FieldError> = []
-        if (body.customerType !== current.customerType)
-          problems.push({ field: "customerType", message: `must be ${current.customerType}, the customer's type` })
-        if (body.email !== undefined && body.phoneNumber !== undefined)
-          problems.push({ field: "phoneNumber", message: "update email and phoneNumber in separate requests" })
-        if (problems.length > 0) return yield* Effect.fail(invalidInput(problems))
-        yield* checkTerms(body.endUserTermsConsent)
-        if (body.email !== undefined && body.email !== current.email) {
-          const tied = (yield* store.findBy(AuthMethods, platform.id, "email", (current.email ?? "").toLowerCase())).filter(
-            (a) => a.customerId === current.id && a.type === "EMAIL_OTP"
-          )
-          if (tied.length > 0)
-            return yield* Effect.fail(
-              new InvalidInput({
-                message:
-                  "Changing the email of a customer with a tied EMAIL_OTP wallet credential needs the signed-retry flow, which this version does not implement yet",
-                details: { errors: [{ field: "email", message: "is tied to an EMAIL_OTP wallet credential" }] }
-              })
-            )
+    const current = yield* load(platform, input.customerId)
+    if (current.isDeleted) return yield* Effect.fail(notFound(input.customerId))
+    const tied = yield* tiedCredentials(platform, current)
+    if (tied.map((a) => a.id).sort().join() !== [...input.tiedIds].sort().join())
+      return yield* Effect.fail(
+        new EmailOtpCredentialSetChanged({ message: "The customer's EMAIL_OTP credentials changed after the challenge was issued", details: {} })
+      )
+    const email = input.body.email!
+    yield* emailTaken(platform, email, current.id)
+    const updated = yield* applyUpdate(platform, current, input.body)
+    for (const a of tied) yield* store.put(AuthMethods, platform.id, { ...a, email, nickname: email, updatedAt: updated.updatedAt })
+    return reply(200, customerView(updated))
+  })
+)
+
+/**
+ * PATCH /customers/{id}. Fields that need no wallet signature change at once. A new email for a
+ * customer whose Global account has an EMAIL_OTP credential tied to the old one is a signed
+ * retry on that account (202 → 200): both emails change together, or neither.
+ */
+export const updateCustomer = (platform: PlatformRecord, id: string, input: unknown, headers: SignedHeaders = { signature: undefined, requestId: undefined }) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const current = yield* load(platform, id)
+    if (current.isDeleted) return yield* Effect.fail(notFound(id))
+    const body = yield* validateUpdate(platform, current, input)
+    const tied = body.email !== undefined && body.email !== current.email ? yield* tiedCredentials(platform, current) : []
+    // A retry is judged against what its challenge bound, even if the tied set changed since.
+    const bound = yield* boundAccount(platform, headers)
+    if (tied.length === 0 && Option.isNone(bound)) return customerView(yield* store.transaction(applyUpdate(platform, current, body)))
+    return yield* signedRetry({
+      platform,
+      accountId: Option.getOrElse(bound, () => tied[0]!.accountId),
+      method: "PATCH",
+      path: `/customers/${id}`,
+      body: input,
+      headers,
+      operation: changeEmailOp,
+      signer: () => accountSession(),
+      prepare: Effect.gen(function* () {
+        yield* emailTaken(platform, body.email!, current.id)
+        return {
+          input: { customerId: id, body, tiedIds: tied.map((a) => a.id) } satisfies EmailChange,
+          payload: (requestId: string, nowMs: number) =>
+            activityPayload({
+              type: "ACTIVITY_TYPE_UPDATE_USER_EMAIL",
+              organizationId: platform.id,
+              requestId,
+              nowMs,
+              parameters: { userEmail: body.email, userId: tied[0]?.accountId }
+            })
         }
-        if (body.umaAddress !== undefined) yield* checkUmaFree(platform, body.umaAddress, current.id)
-        const now = rfc3339(yield* Clock.currentTimeMillis)
-        const businessInfo =
-          body.customerType === "BUSINESS" && body.businessInfo !== undefined
-            ? { businessInfo: { ...current.businessInfo, ...body.businessInfo } }
-            : {}
-        const updated: CustomerRecord = { ...current, ...body, ...businessInfo, updatedAt: now }
-        yield* store.put(Customers, platform.id, updated)
-        return customerView(updated)
       })
-    )
+    })
   })
 
 /** DELETE /customers/{id}: marks the customer deleted and returns it; again is 410. */
