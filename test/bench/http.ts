@@ -11,7 +11,7 @@ const AUTH = `Basic ${Buffer.from("bench:bench-secret").toString("base64")}`
 // loader every closure is wrapped by keepNames helpers, which costs about a quarter of the
 // throughput and is not what a user of the server runs.
 const targetBundle = join(here, "dist", "http-target.mjs")
-const buildTarget = () =>
+export const buildTarget = () =>
   build({
     entryPoints: [join(here, "http-target.ts")],
     bundle: true,
@@ -24,7 +24,7 @@ const buildTarget = () =>
     logLevel: "warning"
   })
 
-const startTarget = (kind: string) =>
+export const startTarget = (kind: string) =>
   new Promise<{ child: ChildProcess; port: number; customerId: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [targetBundle, kind], { stdio: ["ignore", "pipe", "inherit"] })
     let out = ""

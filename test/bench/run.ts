@@ -2,6 +2,7 @@
 import { httpBench } from "./http.ts"
 import { inProcessBench } from "./in-process.ts"
 import { coldStart } from "./cold-start.ts"
+import { walletBench } from "./wallet.ts"
 
 const only = process.argv[2]
 const out: Record<string, unknown> = {
@@ -12,5 +13,6 @@ const out: Record<string, unknown> = {
 if (only === undefined || only === "in-process") out["inProcess"] = await inProcessBench()
 if (only === undefined || only === "cold-start") out["coldStart"] = await coldStart()
 if (only === undefined || only === "http") out["http"] = await httpBench()
+if (only === undefined || only === "wallet") out["wallet"] = await walletBench()
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

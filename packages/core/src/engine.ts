@@ -51,10 +51,10 @@ export class Engine {
 
   /** Runs an Effect on the engine; rejects with the domain error when it fails. */
   run<A, E>(effect: Effect.Effect<A, E, EngineServices>): Promise<A> {
-    return this.runtime.runPromiseExit(effect).then((exit) => {
-      if (Exit.isSuccess(exit)) return exit.value
-      throw squash(exit.cause)
-    })
+    // Through runReport: a synchronous program settles the promise without a scheduler hop.
+    return new Promise((resolve, reject) =>
+      this.runReport(effect, (exit) => (Exit.isSuccess(exit) ? resolve(exit.value) : reject(squash(exit.cause))))
+    )
   }
 
   runSync<A, E>(effect: Effect.Effect<A, E, EngineServices>): A {

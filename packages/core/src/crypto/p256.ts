@@ -8,13 +8,29 @@ import { bytesToBase64Url, bytesToHex, hexToBytes } from "./encoding.ts"
  */
 
 /** The SEC1 point in both forms, or undefined when the hex is not a point on P-256. */
+const KEY_CACHE_MAX = 4096
+
+// Point decompression is a modular square root (~35 µs here); a session key is normalised on
+// every stamp it signs, so both forms are remembered.
+const formsCache = new Map<string, { readonly compressed: string; readonly uncompressed: string }>()
+
 export const normalisePublicKey = (hex: string): { readonly compressed: string; readonly uncompressed: string } | undefined => {
+  const hit = formsCache.get(hex)
+  if (hit !== undefined) return hit
   if (!/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/.test(hex)) return undefined
   try {
-    return {
-      compressed: ECDH.convertKey(hex.toLowerCase(), "prime256v1", "hex", "hex", "compressed") as string,
-      uncompressed: ECDH.convertKey(hex.toLowerCase(), "prime256v1", "hex", "hex", "uncompressed") as string
+    const lower = hex.toLowerCase()
+    const forms = {
+      compressed: lower.startsWith("04") ? (ECDH.convertKey(lower, "prime256v1", "hex", "hex", "compressed") as string) : lower,
+      uncompressed: lower.startsWith("04") ? lower : (ECDH.convertKey(lower, "prime256v1", "hex", "hex", "uncompressed") as string)
     }
+    // convertKey validates the point either way; an uncompressed input is checked by compressing it.
+    if (formsCache.size >= KEY_CACHE_MAX) formsCache.clear()
+    // Under every spelling: a TEK arrives uncompressed in the OTP bundle, then compressed in its stamp.
+    formsCache.set(hex, forms)
+    formsCache.set(forms.compressed, forms)
+    formsCache.set(forms.uncompressed, forms)
+    return forms
   } catch {
     return undefined
   }
@@ -22,7 +38,6 @@ export const normalisePublicKey = (hex: string): { readonly compressed: string; 
 
 // Importing a key costs twice a verify; sessions sign many requests with one key.
 const keyCache = new Map<string, KeyObject>()
-const KEY_CACHE_MAX = 4096
 
 const publicKeyObject = (uncompressedHex: string): KeyObject => {
   let key = keyCache.get(uncompressedHex)
@@ -66,7 +81,19 @@ export const publicKeyOf = (privateKeyHex: string): { readonly compressed: strin
   }
 }
 
+// The server signs with a few long-lived keys (the wallet quorum key); importing one costs more than the signature.
+const privateCache = new Map<string, KeyObject>()
+
 const privateKeyObject = (privateKeyHex: string): KeyObject => {
+  const hit = privateCache.get(privateKeyHex)
+  if (hit !== undefined) return hit
+  const key = importPrivateKey(privateKeyHex)
+  if (privateCache.size >= 256) privateCache.clear()
+  privateCache.set(privateKeyHex, key)
+  return key
+}
+
+const importPrivateKey = (privateKeyHex: string): KeyObject => {
   const pub = publicKeyOf(privateKeyHex)
   if (pub === undefined) throw new Error("invalid P-256 private key")
   const raw = Buffer.from(pub.uncompressed, "hex")

@@ -53,6 +53,12 @@ export const ephemeralSecret = Effect.flatMap(freshKeyPair, (k) => Effect.succee
  * The server's wallet key (the reference's "enclave quorum" key): signs OTP target bundles and
  * the OTP verification tokens. Kept in the Store, so it survives restarts.
  */
+const quorumPairs = new Map<string, ReturnType<typeof keyPairFrom> & object>()
 export const quorumKey = Effect.flatMap(Keys, (keys) =>
-  Effect.map(keys.secret("wallet-quorum-p256", 32), (b) => keyPairFrom(b) ?? keyPairFrom(createHash("sha256").update(b).digest())!)
+  Effect.map(keys.secret("wallet-quorum-p256", 32), (b) => {
+    const id = Buffer.from(b).toString("hex")
+    let pair = quorumPairs.get(id)
+    if (pair === undefined) quorumPairs.set(id, (pair = keyPairFrom(b) ?? keyPairFrom(createHash("sha256").update(b).digest())!))
+    return pair
+  })
 )

@@ -38,9 +38,13 @@ export const newKeyPair = (seed?: Uint8Array): KeyPair => {
   }
 }
 
-/** The `Service-Wallet-Signature` value: a stamp over the exact `payloadToSign`. */
-export const stamp = (privateKey: string, payloadToSign: string): string => {
-  const publicKey = keyPairFrom(hexToBytes(privateKey)!)!.publicKey
+/**
+ * The `Service-Wallet-Signature` value: a stamp over the exact `payloadToSign`, by a key pair
+ * (or a bare private key, whose public key is then derived).
+ */
+export const stamp = (key: KeyPair | string, payloadToSign: string): string => {
+  const privateKey = typeof key === "string" ? key : key.privateKey
+  const publicKey = typeof key === "string" ? keyPairFrom(hexToBytes(key)!)!.publicKey : key.publicKey
   const signature = bytesToHex(signP256(privateKey, utf8(payloadToSign)))
   return bytesToBase64Url(utf8(JSON.stringify({ publicKey, scheme: STAMP_SCHEME, signature })))
 }
