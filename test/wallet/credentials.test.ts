@@ -211,4 +211,24 @@ describe.each<StoreKind>(["memory", "sqlite"])("credentials and sessions over HT
     expect(done.status).toBe(200)
     void stamp
   })
+
+  it("passkey with an uncompressed clientPublicKey: the legacy flow seals a session key that then signs", async () => {
+    const w = await newWallet(t)
+    const { key } = await loginWithOtp(t, w.emailCredentialId)
+    const passkey = new SoftwarePasskey({ origin, rpId: "wallet.example.com" })
+    const created = (await signed(t, "POST", `${V}/auth/credentials`, key, registration(passkey, w.accountId))).final.body
+    const client = newKeyPair()
+    const ch = await t.request("POST", `${V}/auth/credentials/${created.id}/challenge`, { body: { clientPublicKey: client.publicKeyUncompressed } })
+    const v = await t.request("POST", `${V}/auth/credentials/${created.id}/verify`, {
+      body: { type: "PASSKEY", assertion: passkey.assert(ch.body.challenge) },
+      headers: { "request-id": ch.body.requestId }
+    })
+    expect(v.status).toBe(200)
+    const sessionKey = decryptSessionKey(v.body.encryptedSessionSigningKey, client.privateKey)
+    const r = await signed(t, "PATCH", `${V}/internal-accounts/${w.accountId}`, newKeyPair(Buffer.from(sessionKey, "hex")), { privateEnabled: true })
+    expect(r.final.status).toBe(200)
+    // The sealed key is delivered once: the session list carries no key material.
+    const listed = await t.request("GET", `${V}/auth/sessions?accountId=${w.accountId}`)
+    expect(JSON.stringify(listed.body)).not.toContain("encryptedSessionSigningKey")
+  })
 })

@@ -98,4 +98,23 @@ describe("expiry by the clock (virtual clock)", () => {
     expect(again.status).toBe(201)
     expect(await types()).toEqual(["EMAIL_OTP", "OAUTH"])
   })
+
+  it("PROCESSING on export: the credentials come only with the re-send after the hold, never by reconciliation", async () => {
+    const { decryptExport } = await import("@tessera/core/testing")
+    const w = await newWallet(t)
+    const { key } = await loginWithOtp(t, w.emailCredentialId)
+    await t.request("POST", `${V}/sandbox/internal-accounts/${w.accountId}/processing`, { body: { operations: 1, seconds: 3 } })
+    const client = newKeyPair()
+    const body = { clientPublicKey: client.publicKeyUncompressed }
+    const path = `${V}/internal-accounts/${w.accountId}/export`
+    const first = await t.request("POST", path, { body })
+    const headers = { "service-wallet-signature": stamp(key.privateKey, first.body.payloadToSign), "request-id": first.body.requestId }
+    expect((await t.request("POST", path, { body, headers })).body.status).toBe("PROCESSING")
+    await advance(3)
+    await t.request("GET", `${V}/auth/credentials?accountId=${w.accountId}`) // reconciliation skips export
+    const done = await t.request("POST", path, { body, headers })
+    expect(done.status).toBe(200)
+    expect(decryptExport(done.body.encryptedWalletCredentials, client.privateKey)).toMatch(/^seed:/)
+    expect((await t.request("POST", path, { body, headers })).status).toBe(401)
+  })
 })
