@@ -54,6 +54,25 @@ const keySchedule = (shared: Uint8Array, info: Uint8Array, aead: AeadId) => {
   }
 }
 
+/**
+ * The DH of one side's secret with the other side's point, then the KEM and key schedule. `roles`
+ * says which point is `enc` and which `pkR` (the sender's own point is enc; the recipient's is pkR).
+ */
+const exchange = (
+  secret: Uint8Array,
+  peer: Uint8Array,
+  roles: (own: Uint8Array) => { readonly enc: Uint8Array; readonly pkR: Uint8Array },
+  info: Uint8Array,
+  aead: AeadId
+) => {
+  const e = createECDH("prime256v1")
+  e.setPrivateKey(Buffer.from(secret))
+  const own = new Uint8Array(e.getPublicKey(null, "uncompressed"))
+  const dh = new Uint8Array(e.computeSecret(Buffer.from(peer)))
+  const { enc, pkR } = roles(own)
+  return { own, ...keySchedule(kemSharedSecret(dh, enc, pkR), info, aead) }
+}
+
 const cipherName = (aead: AeadId) => (aead === 0x0001 ? "aes-128-gcm" : "aes-256-gcm")
 
 /** Uncompressed 65-byte form of a P-256 point given in either SEC1 form, or undefined. */
@@ -78,11 +97,7 @@ export const hpkeSeal = (args: SealArgs): { readonly enc: Uint8Array; readonly c
   const aead = args.aead ?? 0x0002
   const pkR = uncompressedPoint(args.recipientPublicKey)
   if (pkR === undefined) throw new Error("recipient key is not a P-256 point")
-  const e = createECDH("prime256v1")
-  e.setPrivateKey(Buffer.from(args.ephemeralSecret))
-  const enc = new Uint8Array(e.getPublicKey(null, "uncompressed"))
-  const dh = new Uint8Array(e.computeSecret(Buffer.from(pkR)))
-  const { key, nonce } = keySchedule(kemSharedSecret(dh, enc, pkR), args.info, aead)
+  const { own: enc, key, nonce } = exchange(args.ephemeralSecret, pkR, (own) => ({ enc: own, pkR }), args.info, aead)
   const cipher = createCipheriv(cipherName(aead), key, nonce)
   cipher.setAAD(typeof args.aad === "function" ? args.aad(enc, pkR) : args.aad)
   const ciphertext = concatBytes(cipher.update(args.plaintext), cipher.final(), cipher.getAuthTag())
@@ -108,11 +123,7 @@ export const hpkeOpen = (args: OpenArgs): Uint8Array | undefined => {
     const aead = args.aead ?? 0x0002
     const enc = uncompressedPoint(args.enc)
     if (enc === undefined || args.ciphertext.length < 16) return undefined
-    const r = createECDH("prime256v1")
-    r.setPrivateKey(Buffer.from(args.recipientPrivateKey))
-    const pkR = new Uint8Array(r.getPublicKey(null, "uncompressed"))
-    const dh = new Uint8Array(r.computeSecret(Buffer.from(enc)))
-    const { key, nonce } = keySchedule(kemSharedSecret(dh, enc, pkR), args.info, aead)
+    const { own: pkR, key, nonce } = exchange(args.recipientPrivateKey, enc, (own) => ({ enc, pkR: own }), args.info, aead)
     const decipher = createDecipheriv(cipherName(aead), key, nonce)
     decipher.setAAD(typeof args.aad === "function" ? args.aad(enc, pkR) : args.aad)
     decipher.setAuthTag(args.ciphertext.subarray(args.ciphertext.length - 16))

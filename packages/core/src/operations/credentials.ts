@@ -1,6 +1,6 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { AuthMethods, Customers, Sessions } from "../domain/collections.ts"
-import type { AuthMethodRecord, CredentialType, OauthIdentity, PasskeyKey } from "../domain/auth-method.ts"
+import type { AuthMethodRecord, CredentialType } from "../domain/auth-method.ts"
 import { authMethodView } from "../domain/auth-method.ts"
 import {
   EmailOtpCredentialAlreadyExists,
@@ -27,16 +27,7 @@ import { registerPasskey } from "./passkey.ts"
 import { credentialsOf, loadCredential, loadWallet, notFound } from "./wallet-context.ts"
 
 /** What a new credential will be, checked at the first call and re-checked when it is created. */
-interface NewCredential {
-  readonly accountId: string
-  readonly type: CredentialType
-  readonly nickname: string
-  readonly email?: string
-  readonly phoneNumber?: string
-  readonly credentialId?: string
-  readonly passkey?: PasskeyKey
-  readonly oauth?: OauthIdentity
-}
+type NewCredential = Pick<AuthMethodRecord, "accountId" | "type" | "nickname" | "email" | "phoneNumber" | "credentialId" | "passkey" | "oauth">
 
 const decodeCreate = decodeByType(CredentialCreate)
 
@@ -186,42 +177,31 @@ const revokeCredentialOp = defineSignedOperation("revokeCredential", (platform: 
 /** DELETE /auth/credentials/{id}: stamped by a session of another credential (202 → 204). */
 export const revokeCredential = (platform: PlatformRecord, id: string, headers: SignedHeaders) =>
   Effect.gen(function* () {
+    // A retry is judged by its request id alone: the credential may be gone by then.
     const bound = yield* boundAccount(platform, headers)
-    if (Option.isSome(bound))
-      return yield* signedRetry({
-        platform,
-        accountId: bound.value,
-        method: "DELETE",
-        path: `/auth/credentials/${id}`,
-        body: undefined,
-        headers,
-        operation: revokeCredentialOp,
-        signer: (input) => accountSession(input.credentialId),
-        prepare: Effect.die("a retry never prepares")
-      })
-    const credential = yield* loadCredential(platform, id)
-    if ((yield* credentialsOf(platform, credential.accountId)).length <= 1) return yield* lastCredential()
+    const credential = Option.isSome(bound) ? undefined : yield* loadCredential(platform, id)
+    if (credential !== undefined && (yield* credentialsOf(platform, credential.accountId)).length <= 1) return yield* lastCredential()
     return yield* signedRetry({
       platform,
-      accountId: credential.accountId,
+      accountId: Option.getOrElse(bound, () => credential!.accountId),
       method: "DELETE",
       path: `/auth/credentials/${id}`,
       body: undefined,
       headers,
       operation: revokeCredentialOp,
-      signer: () => accountSession(credential.id),
-      prepare: Effect.succeed({
+      signer: (input) => accountSession(input.credentialId),
+      prepare: Effect.sync(() => ({
         input: { credentialId: id },
-        type: credential.type,
+        type: credential!.type,
         payload: (requestId: string, nowMs: number) =>
           activityPayload({
             type: "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
             organizationId: platform.id,
             requestId,
             nowMs,
-            parameters: { authenticatorIds: [id], userId: credential.accountId }
+            parameters: { authenticatorIds: [id], userId: credential!.accountId }
           })
-      })
+      }))
     })
   })
 
