@@ -1,0 +1,7 @@
+export * from "./secp256k1.ts"
+export * from "./bech32.ts"
+export * from "./evm.ts"
+export * from "./tron.ts"
+export * from "./bitcoin.ts"
+export * from "./solana.ts"
+export * from "./spark.ts"
