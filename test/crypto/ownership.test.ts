@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import bs58 from "bs58"
 import nacl from "tweetnacl"
-// @ts-expect-error no types: bitcoinjs-message is a test oracle only
+// bitcoinjs-message is a test oracle only (it falls back to old elliptic code here).
 import bitcoinMessage from "bitcoinjs-message"
 import {
   isEvmAddress,
