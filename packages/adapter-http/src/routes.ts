@@ -13,6 +13,7 @@ import {
 } from "@tessera/core"
 import { clockRoutes } from "./sandbox-routes.ts"
 import { walletRoutes } from "./wallet-routes.ts"
+import { externalAccountRoutes } from "./external-account-routes.ts"
 
 /** What a route handler receives: the authenticated platform and the decoded request parts. */
 export interface RouteContext {
@@ -68,6 +69,7 @@ export const routes: ReadonlyArray<Route> = [
     handle: (c) => listPlatformInternalAccounts(c.platform, c.query)
   },
   ...walletRoutes,
+  ...externalAccountRoutes,
   ...clockRoutes
 ]
 

@@ -1,6 +1,7 @@
 import { collection } from "../ports/store.ts"
 import type { AuthMethodRecord } from "./auth-method.ts"
 import type { SessionRecord } from "./session.ts"
+import type { ExternalAccountRecord } from "./external-accounts/record.ts"
 import type { OtpIssuanceRecord, PasskeyChallengeRecord, ProcessingControlRecord, SignedRequestRecord } from "./wallet-records.ts"
 import type { CustomerRecord } from "./customer.ts"
 import type { InternalAccountRecord } from "./internal-account.ts"
@@ -41,3 +42,10 @@ export const ProcessingControls = collection<ProcessingControlRecord>()("process
 export const OtpIssuances = collection<OtpIssuanceRecord>()("otpIssuances", (o) => o.id)
 
 export const PasskeyChallenges = collection<PasskeyChallengeRecord>()("passkeyChallenges", (c) => c.id)
+
+export const ExternalAccounts = collection<ExternalAccountRecord>()("externalAccounts", (a) => a.id, {
+  owner: (a) => a.customerId ?? "platform",
+  // One account per owner, type and identifier: a second is 409 (reference: "already exists").
+  identity: (a) => a.identityKey,
+  defaultUma: (a) => (a.defaultUmaDepositAccount && a.customerId !== undefined ? a.customerId : undefined)
+})

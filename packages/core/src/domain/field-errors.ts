@@ -59,9 +59,14 @@ const collect = (
     case "Pointer":
       return collect(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])], out)
     case "Composite": {
-      // A value that matched no member of a union is one error on the field, not one per member.
-      if (SchemaAST.isUnion(issue.ast)) break
       const subs = Array.isArray(issue.issues) ? issue.issues : [issue.issues]
+      // A discriminated union whose tag picked one member reports that member's fields; a
+      // value that matched no member at all is one error on the field, not one per member.
+      if (SchemaAST.isUnion(issue.ast)) {
+        const only = subs.length === 1 ? (subs[0] as ParseResult.ParseIssue) : undefined
+        if (only !== undefined && only._tag !== "Type") return collect(only, path, out)
+        break
+      }
       for (const s of subs as ReadonlyArray<ParseResult.ParseIssue>) collect(s, path, out)
       return
     }
