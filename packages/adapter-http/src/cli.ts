@@ -3,6 +3,7 @@ import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { ConfigError, readConfig, type ServerConfig } from "./config.ts"
 import { serve } from "./node-server.ts"
+import { startWebhookWorker } from "./webhook-worker.ts"
 
 const usage = `Usage: tessera serve
 
@@ -32,7 +33,9 @@ export const startServer = async (config: ServerConfig) => {
     host: config.host,
     ...(config.log ? { log: (e) => process.stdout.write(JSON.stringify({ level: "info", msg: "request", ...e }) + "\n") } : {})
   })
-  return { engine, server, readyMs: performance.now() - started }
+  // Deliveries run only where there is somewhere to deliver; the outbox keeps events meanwhile.
+  const webhooks = startWebhookWorker(engine)
+  return { engine, server, webhooks, readyMs: performance.now() - started }
 }
 
 export const main = async (argv: ReadonlyArray<string>) => {
@@ -50,7 +53,7 @@ export const main = async (argv: ReadonlyArray<string>) => {
     }
     throw e
   }
-  const { engine, server, readyMs } = await startServer(config)
+  const { engine, server, webhooks, readyMs } = await startServer(config)
   const secretShown = process.env["TESSERA_CLIENT_SECRET"] === undefined ? config.clientSecret : "(from TESSERA_CLIENT_SECRET)"
   process.stdout.write(
     [
@@ -59,6 +62,7 @@ export const main = async (argv: ReadonlyArray<string>) => {
       `  clock:        ${config.clock}`,
       `  client id:    ${config.clientId}`,
       `  client secret: ${secretShown}`,
+      `  webhooks:     ${config.webhookUrl ?? "(none: set TESSERA_WEBHOOK_URL)"}; signing key at ${server.url}/sandbox/webhooks/public-key`,
       `  try: curl -u ${config.clientId}:<secret> ${server.url}/customers`,
       `  ready in ${readyMs.toFixed(0)} ms`,
       ""
@@ -71,8 +75,9 @@ export const main = async (argv: ReadonlyArray<string>) => {
     process.stdout.write(`${signal}: shutting down\n`)
     const force = setTimeout(() => process.exit(1), 10_000)
     force.unref()
-    void server
-      .close()
+    void webhooks
+      .stop()
+      .then(() => server.close())
       .then(() => engine.dispose())
       .then(() => process.exit(0))
   }

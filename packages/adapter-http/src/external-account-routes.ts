@@ -5,6 +5,8 @@ import {
   type ExternalAccountRoute,
   getExternalAccount,
   listEvents,
+  sendTestWebhook,
+  webhookPublicKey,
   listExternalAccounts,
   startOwnershipChallenge,
   verifyOwnership
@@ -69,5 +71,7 @@ export const externalAccountRoutes: ReadonlyArray<Route> = [
     status: 200,
     handle: (c) => decideLiveness(c.platform, c.params["externalAccountId"]!, c.body)
   },
-  { method: "GET", path: "/sandbox/events", operationId: "tessera.listEvents", status: 200, handle: (c) => listEvents(c.platform, c.query) }
+  { method: "GET", path: "/sandbox/events", operationId: "tessera.listEvents", status: 200, handle: (c) => listEvents(c.platform, c.query) },
+  { method: "POST", path: "/sandbox/webhooks/test", operationId: "sendTestWebhook", status: 200, handle: (c) => sendTestWebhook(c.platform) },
+  { method: "GET", path: "/sandbox/webhooks/public-key", operationId: "tessera.webhookPublicKey", status: 200, handle: () => webhookPublicKey }
 ]

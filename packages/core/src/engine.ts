@@ -3,6 +3,7 @@ import type { PlatformRecord } from "./domain/platform.ts"
 import { Ids } from "./ports/ids.ts"
 import { Keys } from "./ports/keys.ts"
 import { Notifier, type OtpDelivery } from "./ports/notifier.ts"
+import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store } from "./ports/store.ts"
 import { TimeControl } from "./ports/time-control.ts"
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "./operations/customers.ts"
@@ -10,7 +11,7 @@ import { listCustomers } from "./operations/customer-queries.ts"
 import { listCustomerInternalAccounts, listPlatformInternalAccounts } from "./operations/internal-accounts.ts"
 import { ensurePlatform, type PlatformInput } from "./operations/platforms.ts"
 
-export type EngineServices = Store | Ids | Notifier | Keys | TimeControl
+export type EngineServices = Store | Ids | Notifier | Keys | TimeControl | WebhookTransport
 
 export interface EngineOptions {
   /** The storage adapter: `MemoryStore.layer`, `SqliteStore.layer({filename})`, or your own. */
@@ -23,6 +24,8 @@ export interface EngineOptions {
   readonly seed?: number
   /** Called for each OTP the engine would deliver (the sandbox code is always 000000). */
   readonly onOtp?: (delivery: OtpDelivery) => void
+  /** How webhooks are sent; default `fetch`. */
+  readonly webhookTransport?: Layer.Layer<WebhookTransport>
 }
 
 /** Thrown by the Promise API when an operation fails; `error` is the tagged domain error. */
@@ -42,7 +45,7 @@ export class Engine {
     const ids = options.seed === undefined ? Ids.random : Ids.seeded(options.seed)
     const time =
       options.clock === "virtual" ? TimeControl.virtual(options.clockStartMs ?? Date.now()) : TimeControl.real
-    const services = Layer.mergeAll(Notifier.outbox(options.onOtp), Keys.stored, time).pipe(
+    const services = Layer.mergeAll(Notifier.outbox(options.onOtp), Keys.stored, time, options.webhookTransport ?? WebhookTransport.fetch).pipe(
       Layer.provideMerge(ids),
       Layer.provideMerge(options.store)
     )

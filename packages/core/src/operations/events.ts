@@ -13,7 +13,12 @@ export const eventView = (e: OutboxEvent) => ({
   timestamp: e.timestamp,
   data: e.data,
   resourceId: e.resourceId,
-  ...(e.deliveredAt === undefined ? {} : { deliveredAt: e.deliveredAt })
+  delivery: {
+    attempts: e.attempts ?? [],
+    ...(e.deliveredAt === undefined ? {} : { deliveredAt: e.deliveredAt }),
+    ...(e.abandonedAt === undefined ? {} : { abandonedAt: e.abandonedAt }),
+    ...(e.nextAttemptAtMs === undefined || e.deliveredAt !== undefined ? {} : { nextAttemptAt: new Date(e.nextAttemptAtMs).toISOString() })
+  }
 })
 
 /** GET /sandbox/events: what the platform was sent (or will be), oldest first. */

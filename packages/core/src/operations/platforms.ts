@@ -34,7 +34,7 @@ export const ensurePlatform = (input: PlatformInput) =>
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
         const secretSha256 = sha256Hex(input.clientSecret)
         if (existing !== undefined) {
-          const updated: PlatformRecord = { ...existing, secretSha256 }
+          const updated: PlatformRecord = input.webhookUrl === undefined ? { ...existing, secretSha256 } : { ...existing, secretSha256, webhookUrl: input.webhookUrl }
           yield* store.put(Platforms, SERVER_SCOPE, updated)
           return updated
         }

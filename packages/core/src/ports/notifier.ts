@@ -12,12 +12,23 @@ export interface OutboxEvent {
   readonly data: unknown
   /** The resource the event is about; delivery is ordered per resource. */
   readonly resourceId: string
+  /** Delivery bookkeeping (webhook worker): every attempt, the next one, and how it ended. */
+  readonly attempts?: ReadonlyArray<DeliveryAttempt>
+  readonly nextAttemptAtMs?: number
   readonly deliveredAt?: string
+  /** The receiver answered 409 (it has the event), or retries ran out: no more attempts. */
+  readonly abandonedAt?: string
+}
+
+export interface DeliveryAttempt {
+  readonly at: string
+  readonly status?: number
+  readonly error?: string
 }
 
 export const Outbox = collection<OutboxEvent>()("outbox", (e) => e.id, {
   resourceId: (e) => e.resourceId,
-  pending: (e) => (e.deliveredAt === undefined ? "pending" : undefined)
+  pending: (e) => (e.deliveredAt === undefined && e.abandonedAt === undefined ? "pending" : undefined)
 })
 
 export interface OtpDelivery {

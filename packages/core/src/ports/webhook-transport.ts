@@ -1,0 +1,29 @@
+import { Context, Data, Effect, Layer } from "effect"
+
+/** A POST that did not produce an HTTP answer (refused, reset, timed out). */
+export class TransportFailure extends Data.TaggedError("TransportFailure")<{ readonly reason: string }> {}
+
+export interface WebhookTransportService {
+  /** POSTs `body` to `url`; answers the receiver's status and (truncated) body. */
+  readonly post: (
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string
+  ) => Effect.Effect<{ readonly status: number; readonly body: string }, TransportFailure>
+}
+
+const TIMEOUT_MS = 5_000
+
+/** How webhooks leave the engine. The default uses the web-standard `fetch`; tests may swap it. */
+export class WebhookTransport extends Context.Tag("@tessera/WebhookTransport")<WebhookTransport, WebhookTransportService>() {
+  static readonly fetch = Layer.succeed(WebhookTransport, {
+    post: (url, headers, body) =>
+      Effect.tryPromise({
+        try: async (signal) => {
+          const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) })
+          return { status: res.status, body: (await res.text()).slice(0, 2048) }
+        },
+        catch: (e) => new TransportFailure({ reason: e instanceof Error ? e.message : String(e) })
+      })
+  })
+}

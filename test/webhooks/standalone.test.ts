@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest"
+import { startServer } from "@tessera/adapter-http"
+import { evmSigner, verifyWebhookSignature } from "@tessera/core/testing"
+import { checkResponse } from "../support/openapi-checker.ts"
+import { operationFor } from "../support/server.ts"
+import { startReceiver } from "./receiver.ts"
+
+describe("the standalone server delivers webhooks", () => {
+  it("TESSERA_WEBHOOK_URL receives signed EXTERNAL_ACCOUNT.STATUS_UPDATED events; the key and the test webhook are served", async () => {
+    const receiver = await startReceiver()
+    const { engine, server, webhooks } = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      db: ":memory:",
+      clientId: "hooks",
+      clientSecret: "hooks-secret",
+      clock: "real",
+      webhookUrl: receiver.url,
+      log: false
+    })
+    const auth = `Basic ${Buffer.from("hooks:hooks-secret").toString("base64")}`
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(server.url + path, { method, headers: { authorization: auth, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+      const json = await res.json()
+      expect(checkResponse(operationFor(method, "/2025-10-13" + path), res.status, json).problems).toEqual([])
+      return { status: res.status, body: json }
+    }
+    try {
+      const s = evmSigner()
+      const acct = await call("POST", "/platform/external-accounts", { currency: "USDC", ownershipType: "FIRST_PARTY", accountInfo: { accountType: "ETHEREUM_WALLET", address: s.address } })
+      const ch = await call("POST", `/platform/external-accounts/${acct.body.id}/challenge`, { method: "WALLET_SIGNATURE" })
+      expect((await call("POST", `/platform/external-accounts/${acct.body.id}/verify`, { signature: s.sign(ch.body.messageToSign) })).body.status).toBe("ACTIVE")
+      const deadline = Date.now() + 5000
+      while (receiver.received.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      expect(receiver.received.map((r) => r.event.data.status)).toEqual(["ACTIVE"])
+      const key = await call("GET", "/sandbox/webhooks/public-key")
+      expect(verifyWebhookSignature(key.body.publicKeyPem, receiver.received[0]!.body, receiver.received[0]!.signature)).toBe(true)
+      const test = await call("POST", "/sandbox/webhooks/test")
+      expect(test.status).toBe(200)
+      expect(test.body.response_status).toBe(200)
+      const events = await call("GET", "/sandbox/events")
+      expect(events.body.data[0].delivery.deliveredAt).toBeTypeOf("string")
+    } finally {
+      await webhooks.stop()
+      await server.close()
+      await engine.dispose()
+      await receiver.close()
+    }
+  })
+})
