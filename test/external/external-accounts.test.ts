@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
+import { individual, startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
 import { newCustomer, usd, V, wallet } from "./support.ts"
 
 describe.each<StoreKind>(["memory", "sqlite"])("external accounts over HTTP (%s store)", (kind) => {
@@ -100,5 +100,27 @@ describe.each<StoreKind>(["memory", "sqlite"])("external accounts over HTTP (%s 
     expect((await t.request("GET", `${V}/customers/external-accounts/${a.body.id}`)).body.defaultUmaDepositAccount).toBe(false)
     const platformDefault = await t.request("POST", `${V}/platform/external-accounts`, { body: { ...usd("99911"), defaultUmaDepositAccount: true } })
     expect(platformDefault.status).toBe(400)
+  })
+
+  it("a trusted beneficiary cannot be deleted (409 BENEFICIARY_TRUSTED) until untrusted with SCA", async () => {
+    const eu = (await t.request("POST", `${V}/customers`, { body: individual({ email: undefined, nationality: "DE", platformCustomerId: undefined }) })).body.id
+    const acct = (await t.request("POST", `${V}/customers/external-accounts`, { body: { ...usd("31415926"), customerId: eu } })).body.id
+    const start = await t.request("POST", `${V}/customers/external-accounts/${acct}/trust`)
+    expect(start.status).toBe(200)
+    expect(start.body.scaChallenge.factor).toBe("SMS_OTP")
+    const wrong = await t.request("POST", `${V}/customers/external-accounts/${acct}/trust/confirm`, { body: { code: "000000", challengeId: start.body.scaChallenge.id } })
+    expect(wrong.status).toBe(401)
+    const ok = await t.request("POST", `${V}/customers/external-accounts/${acct}/trust/confirm`, { body: { code: "123456", challengeId: start.body.scaChallenge.id } })
+    expect(ok.body).toEqual({ trusted: true })
+    const refused = await t.request("DELETE", `${V}/customers/external-accounts/${acct}`)
+    expect(refused.status).toBe(409)
+    expect(refused.body.code).toBe("BENEFICIARY_TRUSTED")
+    await t.request("POST", `${V}/customers/external-accounts/${acct}/untrust`)
+    expect((await t.request("POST", `${V}/customers/external-accounts/${acct}/untrust/confirm`, { body: { code: "123456" } })).body).toEqual({ trusted: false })
+    expect((await t.request("DELETE", `${V}/customers/external-accounts/${acct}`)).status).toBe(204)
+    // Outside SCA regions the trust flow does not apply.
+    const us = await newCustomer(t)
+    const usAcct = (await t.request("POST", `${V}/customers/external-accounts`, { body: { ...usd("27182818"), customerId: us } })).body.id
+    expect((await t.request("POST", `${V}/customers/external-accounts/${usAcct}/trust`)).status).toBe(409)
   })
 })

@@ -4,6 +4,8 @@ import {
   deleteExternalAccount,
   type ExternalAccountRoute,
   getExternalAccount,
+  confirmTrustChange,
+  startTrustChange,
   listEvents,
   sendTestWebhook,
   webhookPublicKey,
@@ -71,6 +73,26 @@ export const externalAccountRoutes: ReadonlyArray<Route> = [
     status: 200,
     handle: (c) => decideLiveness(c.platform, c.params["externalAccountId"]!, c.body)
   },
+  ...(["trust", "untrust"] as const).flatMap((action): ReadonlyArray<Route> => {
+    const trust = action === "trust"
+    const cap = trust ? "Trust" : "Untrust"
+    return [
+      {
+        method: "POST",
+        path: `/customers/external-accounts/{externalAccountId}/${action}`,
+        operationId: `startBeneficiary${cap}`,
+        status: 200,
+        handle: (c) => startTrustChange(c.platform, c.params["externalAccountId"]!, trust)
+      },
+      {
+        method: "POST",
+        path: `/customers/external-accounts/{externalAccountId}/${action}/confirm`,
+        operationId: `confirmBeneficiary${cap}`,
+        status: 200,
+        handle: (c) => confirmTrustChange(c.platform, c.params["externalAccountId"]!, c.body, trust)
+      }
+    ]
+  }),
   { method: "GET", path: "/sandbox/events", operationId: "tessera.listEvents", status: 200, handle: (c) => listEvents(c.platform, c.query) },
   { method: "POST", path: "/sandbox/webhooks/test", operationId: "sendTestWebhook", status: 200, handle: (c) => sendTestWebhook(c.platform) },
   { method: "GET", path: "/sandbox/webhooks/public-key", operationId: "tessera.webhookPublicKey", status: 200, handle: () => webhookPublicKey }

@@ -43,3 +43,4 @@ export { accountTypes, decodeAccountInfo } from "./domain/external-accounts/vari
 export * from "./sandbox/beneficiary.ts"
 export * from "./operations/events.ts"
 export * from "./operations/webhooks.ts"
+export * from "./operations/beneficiary-trust.ts"

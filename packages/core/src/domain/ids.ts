@@ -14,7 +14,8 @@ export const idTypes = [
   "Quote",
   "Transaction",
   "Webhook",
-  "Platform"
+  "Platform",
+  "ScaChallenge"
 ] as const
 export type IdType = (typeof idTypes)[number]
 
