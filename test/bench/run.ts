@@ -3,6 +3,7 @@ import { httpBench } from "./http.ts"
 import { inProcessBench } from "./in-process.ts"
 import { coldStart } from "./cold-start.ts"
 import { walletBench } from "./wallet.ts"
+import { ownershipBench } from "./ownership.ts"
 
 const only = process.argv[2]
 const out: Record<string, unknown> = {
@@ -14,5 +15,6 @@ if (only === undefined || only === "in-process") out["inProcess"] = await inProc
 if (only === undefined || only === "cold-start") out["coldStart"] = await coldStart()
 if (only === undefined || only === "http") out["http"] = await httpBench()
 if (only === undefined || only === "wallet") out["wallet"] = await walletBench()
+if (only === undefined || only === "ownership") out["ownership"] = await ownershipBench()
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

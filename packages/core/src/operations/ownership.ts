@@ -30,6 +30,7 @@ const conflict = (reason: string, message: string) => new Conflict({ message, de
 
 const ChallengeBody = Schema.Struct({ method: Schema.Literal("WALLET_SIGNATURE", "LIVENESS") })
 const VerifyBody = Schema.Struct({ signature: NonEmpty(4096), signatureScheme: optional(Schema.Literal("bip137", "electrum")) })
+const decodeVerify = decodeBody(VerifyBody)
 
 /** DECISIONS #12: readable, unique, names the account; one line per fact, no surrounding space. */
 const messageFor = (account: ExternalAccountRecord, nonce: string, expiresAtMs: number) =>
@@ -95,12 +96,11 @@ const settleChallenge = (platform: PlatformRecord, account: ExternalAccountRecor
 export const verifyOwnership = (platform: PlatformRecord, id: string, body: unknown, route: ExternalAccountRoute) =>
   Effect.gen(function* () {
     const store = yield* Store
-    const account = yield* loadExternalAccount(platform, id, route)
-    const input = decodeBody(VerifyBody)(body)
-    if (Either.isLeft(input)) return yield* input.left
     const outcome = yield* store.transaction(
       Effect.gen(function* () {
-        const current = yield* loadExternalAccount(platform, account.id, route)
+        const current = yield* loadExternalAccount(platform, id, route)
+        const input = decodeVerify(body)
+        if (Either.isLeft(input)) return yield* input.left
         const challenge = current.challenge
         if (challenge === undefined || challenge.method !== "WALLET_SIGNATURE")
           return yield* conflict("NO_OUTSTANDING_CHALLENGE", "No WALLET_SIGNATURE challenge is outstanding for this account")
