@@ -1,5 +1,4 @@
 import { createPublicKey, verify } from "node:crypto"
-import { Agent, request } from "node:http"
 import bs58 from "bs58"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { sha256 } from "@noble/hashes/sha2.js"
@@ -18,6 +17,7 @@ import { MemoryStore } from "@tessera/adapter-memory"
 import { bitcoinMessageDigest } from "@tessera/core"
 import { type ChainSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
 import { buildTarget, startTarget } from "./http.ts"
+import { jsonClient } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
 
@@ -103,22 +103,7 @@ const inProcess = async (type: string, ms: number) => {
 /** Over HTTP against the standalone-style target: prepared accounts, 8 clients posting verify. */
 const overHttp = async (type: string, ms: number) => {
   const t = await startTarget("tessera-memory")
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 })
-  const auth = `Basic ${Buffer.from("bench:bench-secret").toString("base64")}`
-  const call = (method: string, path: string, body: unknown) =>
-    new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const data = JSON.stringify(body)
-      const req = request(
-        { host: "127.0.0.1", port: t.port, method, path: `/2025-10-13${path}`, agent, headers: { authorization: auth, "content-type": "application/json", "content-length": Buffer.byteLength(data) } },
-        (res) => {
-          const chunks: Array<Buffer> = []
-          res.on("data", (c: Buffer) => chunks.push(c))
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }))
-        }
-      )
-      req.on("error", reject)
-      req.end(data)
-    })
+  const { call, close } = jsonClient(t.port, 8)
   try {
     const prepared: Array<{ id: string; signature: string }> = []
     const prepStart = performance.now()
@@ -140,7 +125,7 @@ const overHttp = async (type: string, ms: number) => {
     await Promise.all(Array.from({ length: 8 }, worker))
     return { httpPerSec: Math.round(ok / ((performance.now() - start) / 1000)), verified: ok, of: prepared.length }
   } finally {
-    agent.destroy()
+    close()
     t.child.kill("SIGTERM")
   }
 }

@@ -1,5 +1,4 @@
 import { createPublicKey, verify } from "node:crypto"
-import { Agent, request } from "node:http"
 import { Effect } from "effect"
 import {
   challengeCredential,
@@ -19,6 +18,7 @@ import {
 import { MemoryStore } from "@tessera/adapter-memory"
 import { newKeyPair, sealOtp, stamp } from "@tessera/core/testing"
 import { buildTarget, startTarget } from "./http.ts"
+import { jsonClient } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
 
@@ -108,22 +108,7 @@ const otpInProcess = async (ms: number) => {
 /** Signed-retry flows over HTTP: PATCH (202) then the stamped retry (200), K clients at once. */
 const httpFlows = async (kind: "tessera-memory" | "tessera-sqlite", ms: number) => {
   const t = await startTarget(kind)
-  const agent = new Agent({ keepAlive: true, maxSockets: 16 })
-  const auth = `Basic ${Buffer.from("bench:bench-secret").toString("base64")}`
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const data = body === undefined ? undefined : JSON.stringify(body)
-      const req = request(
-        { host: "127.0.0.1", port: t.port, method, path: `/2025-10-13${path}`, agent, headers: { authorization: auth, ...(data ? { "content-type": "application/json", "content-length": Buffer.byteLength(data) } : {}), ...headers } },
-        (res) => {
-          const chunks: Array<Buffer> = []
-          res.on("data", (c: Buffer) => chunks.push(c))
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined }))
-        }
-      )
-      req.on("error", reject)
-      req.end(data)
-    })
+  const { call, close } = jsonClient(t.port, 16)
   try {
     const c = await call("POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Bench", email: "bench-wallet@example.com" })
     const account = (await call("GET", `/customers/internal-accounts?customerId=${c.body.id}`)).body.data[0].id
@@ -153,7 +138,7 @@ const httpFlows = async (kind: "tessera-memory" | "tessera-sqlite", ms: number) 
     await Promise.all(Array.from({ length: 16 }, worker))
     return { flowsPerSec: Math.round(flows / ((performance.now() - start) / 1000)), failures }
   } finally {
-    agent.destroy()
+    close()
     t.child.kill("SIGTERM")
   }
 }

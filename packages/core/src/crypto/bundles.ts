@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto"
-import bs58 from "bs58"
+import { base58checkDecode, base58checkEncode } from "./base58check.ts"
 import { bytesToHex, concatBytes, hexToBytes, isRecord, parseJson, utf8, utf8Decode } from "./encoding.ts"
 import { hpkeOpen, hpkeSeal, TURNKEY_INFO, turnkeyAad } from "./hpke.ts"
 import { signP256 } from "./p256.ts"
@@ -54,23 +53,6 @@ export const openOtpBundle = (
   const json = text === undefined ? undefined : parseJson(text)
   if (!isRecord(json) || typeof json["otp_code"] !== "string" || typeof json["public_key"] !== "string") return undefined
   return { otpCode: json["otp_code"], publicKey: json["public_key"] }
-}
-
-const sha256d = (b: Uint8Array) => createHash("sha256").update(createHash("sha256").update(b).digest()).digest()
-
-/** base58check without a version byte: payload ‖ first 4 bytes of SHA-256(SHA-256(payload)). */
-export const base58checkEncode = (payload: Uint8Array): string => bs58.encode(concatBytes(payload, sha256d(payload).subarray(0, 4)))
-
-export const base58checkDecode = (text: string): Uint8Array | undefined => {
-  let raw: Uint8Array
-  try {
-    raw = bs58.decode(text)
-  } catch {
-    return undefined
-  }
-  if (raw.length < 5) return undefined
-  const payload = raw.subarray(0, raw.length - 4)
-  return Buffer.from(sha256d(payload).subarray(0, 4)).equals(Buffer.from(raw.subarray(raw.length - 4))) ? payload : undefined
 }
 
 const compress = (uncompressed: Uint8Array) => Uint8Array.of(2 + (uncompressed[64]! & 1), ...uncompressed.subarray(1, 33))

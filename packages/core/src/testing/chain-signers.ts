@@ -4,6 +4,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToBase64Url, bytesToHex, concatBytes, utf8 } from "../crypto/encoding.ts"
+import { base58checkEncode } from "../crypto/base58check.ts"
 import {
   bech32Encode,
   bitcoinMessageDigest,
@@ -11,7 +12,6 @@ import {
   hash160,
   keccak256,
   keccakAccount,
-  sha256d,
   sparkAddress,
   tronAddress
 } from "../crypto/ownership/index.ts"
@@ -62,10 +62,7 @@ export const tronSigner = (seed?: Uint8Array): ChainSigner => {
 
 export type BitcoinAddressType = "P2PKH" | "P2SH-P2WPKH" | "P2WPKH"
 
-const base58check = (version: number, hash: Uint8Array) => {
-  const payload = concatBytes(Uint8Array.of(version), hash)
-  return bs58.encode(concatBytes(payload, sha256d(payload).subarray(0, 4)))
-}
+const base58check = (version: number, hash: Uint8Array) => base58checkEncode(concatBytes(Uint8Array.of(version), hash))
 
 /** Bitcoin message signing, BIP-137 headers by default or Electrum's P2PKH-style ones. */
 export const bitcoinSigner = (type: BitcoinAddressType = "P2WPKH", scheme: "bip137" | "electrum" = "bip137", seed?: Uint8Array): ChainSigner => {

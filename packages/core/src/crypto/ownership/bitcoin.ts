@@ -1,4 +1,4 @@
-import bs58 from "bs58"
+import { base58checkDecode } from "../base58check.ts"
 import { concatBytes, utf8 } from "../encoding.ts"
 import { decodeSegwit } from "./bech32.ts"
 import { compressed, hash160, recoverPublicKey, sha256d, uncompressed } from "./secp256k1.ts"
@@ -23,15 +23,10 @@ export const parseBitcoinAddress = (address: string): BitcoinAddress | undefined
     const w = decodeSegwit(address, "bc")
     return w !== undefined && w.version === 0 && w.program.length === 20 ? { type: "P2WPKH", hash: w.program } : undefined
   }
-  let raw: Uint8Array
-  try {
-    raw = bs58.decode(address)
-  } catch {
-    return undefined
-  }
-  if (raw.length !== 25 || !Buffer.from(sha256d(raw.subarray(0, 21)).subarray(0, 4)).equals(Buffer.from(raw.subarray(21)))) return undefined
-  if (raw[0] === 0x00) return { type: "P2PKH", hash: raw.subarray(1, 21) }
-  if (raw[0] === 0x05) return { type: "P2SH", hash: raw.subarray(1, 21) }
+  const raw = base58checkDecode(address)
+  if (raw === undefined || raw.length !== 21) return undefined
+  if (raw[0] === 0x00) return { type: "P2PKH", hash: raw.subarray(1) }
+  if (raw[0] === 0x05) return { type: "P2SH", hash: raw.subarray(1) }
   return undefined
 }
 
