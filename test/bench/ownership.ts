@@ -35,11 +35,10 @@ const rawVerifiers: Record<string, (s: ChainSigner, message: string, sig: string
     const msg = utf8(m)
     return () => secp256k1.recoverPublicKey(rec, keccak_256(Buffer.concat([utf8(`\u0019TRON Signed Message:\n${msg.length}`), msg])), { prehash: false }).length === 33
   },
-  // A fresh address's key is imported once by any verifier: the import is part of the raw cost.
+  // What any verifier of a fresh address pays: the base58 signature decoded, the key imported once.
   SOLANA_WALLET: (s, m, sig) => {
     const x = Buffer.from(bs58.decode(s.address)).toString("base64url")
-    const raw = bs58.decode(sig)
-    return () => verify(null, utf8(m), createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x }, format: "jwk" }), raw)
+    return () => verify(null, utf8(m), createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x }, format: "jwk" }), bs58.decode(sig))
   },
   SPARK_WALLET: (s, m, sig) => {
     const pub = sparkIdentityKey(s.address)!
