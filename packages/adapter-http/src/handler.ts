@@ -52,10 +52,13 @@ export interface HandlerOptions {
   readonly log?: (entry: RequestLogEntry) => void
 }
 
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" }
+const JSON_TYPE = "application/json; charset=utf-8"
+// A fresh literal per response: transports add headers (content-length), and on Node 20 adding
+// a key to an object made by spreading is a slow path.
+const jsonHeaders = (): Record<string, string> => ({ "content-type": JSON_TYPE })
 
 const errorResponse = (e: DomainError): HttpResponse => {
-  const headers: Record<string, string> = { ...JSON_HEADERS }
+  const headers = jsonHeaders()
   if (e._tag === "UNAUTHORIZED") headers["www-authenticate"] = 'Basic realm="tessera", charset="UTF-8"'
   if (e._tag === "METHOD_NOT_ALLOWED") headers["allow"] = e.allow.join(", ")
   if (e._tag === "RATE_LIMITED") headers["retry-after"] = String(Math.max(1, Math.ceil(e.retryAfterSeconds)))
@@ -64,7 +67,7 @@ const errorResponse = (e: DomainError): HttpResponse => {
 
 const envelopeResponse = (env: ErrorEnvelope): HttpResponse => ({
   status: env.status,
-  headers: { ...JSON_HEADERS },
+  headers: jsonHeaders(),
   body: JSON.stringify(env)
 })
 
@@ -188,7 +191,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
           return done(
             status === 204
               ? { status: 204, headers: {}, body: "" }
-              : { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) },
+              : { status, headers: jsonHeaders(), body: JSON.stringify(body) },
             { route: route.path, platformId }
           )
         }
