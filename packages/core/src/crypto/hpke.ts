@@ -77,6 +77,8 @@ const cipherName = (aead: AeadId) => (aead === 0x0001 ? "aes-128-gcm" : "aes-256
 
 /** Uncompressed 65-byte form of a P-256 point given in either SEC1 form, or undefined. */
 export const uncompressedPoint = (point: Uint8Array): Uint8Array | undefined => {
+  // Already uncompressed: ECDH's computeSecret checks the point is on the curve (and throws).
+  if (point.length === 65 && point[0] === 0x04) return point
   const n = normalisePublicKey(Buffer.from(point).toString("hex"))
   return n === undefined ? undefined : new Uint8Array(Buffer.from(n.uncompressed, "hex"))
 }
