@@ -66,6 +66,11 @@ interface RecordRow {
  * on this store stays synchronous end to end and the HTTP adapter can finish a request without
  * a promise hop (see README, "Why better-sqlite3 directly").
  */
+const splitKey = (k: string): [string, string] => {
+  const at = k.indexOf("\u0000")
+  return [k.slice(0, at), k.slice(at + 1)]
+}
+
 export const makeSqliteStore = (db: Database.Database): StoreService => {
   const q = {
     get: db.prepare<[string, string, string], RecordRow>(
@@ -76,7 +81,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
        ON CONFLICT (collection, scope, id) DO UPDATE SET data = excluded.data`
     ),
     remove: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ? AND id = ?"),
-    indexClear: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ? AND id = ?"),
+    indexDelete: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND id = ?"),
     indexAdd: db.prepare(
       "INSERT OR IGNORE INTO record_index (collection, scope, name, key, id) VALUES (?, ?, ?, ?, ?)"
     ),
@@ -105,10 +110,22 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
   const cache = new RecordCache(db)
   const write = singleWrite(tx)
 
-  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
-    q.indexClear.run(c.name, scope, id)
-    for (const name of Object.keys(c.indexes))
-      for (const k of indexKeys(c, name, value)) q.indexAdd.run(c.name, scope, name, k, id)
+  // Index rows change only where the keys do: an update that keeps its keys writes no index
+  // page, and nothing needs an index by record id (each page written is a WAL frame to sync).
+  const keysOf = <A>(c: Collection<A>, value: A | undefined): Set<string> => {
+    const out = new Set<string>()
+    if (value !== undefined) for (const name of Object.keys(c.indexes)) for (const k of indexKeys(c, name, value)) out.add(`${name}\u0000${k}`)
+    return out
+  }
+  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, before: A | undefined, after: A | undefined) => {
+    const old = keysOf(c, before)
+    const next = keysOf(c, after)
+    for (const k of old) if (!next.has(k)) q.indexDelete.run(c.name, scope, ...splitKey(k), id)
+    for (const k of next) if (!old.has(k)) q.indexAdd.run(c.name, scope, ...splitKey(k), id)
+  }
+  const previous = <A>(c: Collection<A>, scope: string, id: string): A | undefined => {
+    const row = q.get.get(c.name, scope, id)
+    return row === undefined ? undefined : (JSON.parse(row.data) as A)
   }
 
   const list = <A>(c: Collection<A>, scope: string, query: ListQuery<A>): Page<A> => {
@@ -140,13 +157,16 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
       write(() => {
         const id = c.idOf(value)
         cache.forget(cacheKey(c.name, scope, id))
+        const before = previous(c, scope, id)
         q.upsert.run(c.name, scope, id, JSON.stringify(value))
-        writeIndexes(c, scope, id, value)
+        writeIndexes(c, scope, id, before, value)
       }),
     remove: (c, scope, id) =>
       write(() => {
         cache.forget(cacheKey(c.name, scope, id))
-        q.indexClear.run(c.name, scope, id)
+        const before = previous(c, scope, id)
+        if (before === undefined) return false
+        writeIndexes(c, scope, id, before, undefined)
         return q.remove.run(c.name, scope, id).changes > 0
       }),
     findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>

@@ -25,5 +25,11 @@ export const migrations: ReadonlyArray<{ readonly version: number; readonly sql:
       ) WITHOUT ROWID;
       CREATE INDEX record_index_by_id ON record_index (collection, scope, id);
     `
+  },
+  {
+    // Index rows are now maintained by exact key from the record's previous value; the index by
+    // record id only cost a page write per index row.
+    version: 2,
+    sql: `DROP INDEX IF EXISTS record_index_by_id;`
   }
 ]
