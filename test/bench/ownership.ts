@@ -14,7 +14,6 @@ import {
   verifyOwnership
 } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
-import { bitcoinMessageDigest } from "@tessera/core"
 import { type ChainSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
 import { buildTarget, startTarget } from "./http.ts"
 import { jsonClient } from "./http-client.ts"
@@ -46,7 +45,6 @@ const rawVerifiers: Record<string, (s: ChainSigner, message: string, sig: string
     return () => secp256k1.verify(raw, sha256(utf8(m)), pub, { prehash: false, format: "der", lowS: false })
   }
 }
-void bitcoinMessageDigest
 
 const signerFor: Record<string, () => ChainSigner> = {
   ETHEREUM_WALLET: () => evmSigner(),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { decryptExport, decryptSessionKey, mintOidcToken, newKeyPair, SoftwarePasskey, stamp } from "@tessera/core/testing"
+import { decryptExport, decryptSessionKey, mintOidcToken, newKeyPair, SoftwarePasskey } from "@tessera/core/testing"
 import { startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
 import { loginWithOtp, newWallet, retry, signed, V } from "../support/wallet.ts"
 
@@ -209,7 +209,6 @@ describe.each<StoreKind>(["memory", "sqlite"])("credentials and sessions over HT
     const first = await t.request("PATCH", `${V}/internal-accounts/${w.accountId}`, { body: { privateEnabled: true } })
     const done = await retry(t, "PATCH", `${V}/internal-accounts/${w.accountId}`, first, "sandbox-valid-signature", { privateEnabled: true })
     expect(done.status).toBe(200)
-    void stamp
   })
 
   it("passkey with an uncompressed clientPublicKey: the legacy flow seals a session key that then signs", async () => {

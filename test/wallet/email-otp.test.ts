@@ -70,8 +70,6 @@ describe.each<StoreKind>(["memory", "sqlite"])("email OTP login over HTTP (%s st
   it("a stamp over another payload, headers missing, or a malformed stamp get their 401 codes", async () => {
     const w = await newWallet(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const ch = await t.request("POST", `${V}/auth/credentials/${w.emailCredentialId}/challenge`)
-    void ch
     const path = `${V}/internal-accounts/${w.accountId}`
     const first = await t.request("PATCH", path, { body: { privateEnabled: true } })
     expect(first.status).toBe(202)
