@@ -10,6 +10,21 @@ import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "./o
 import { listCustomers } from "./operations/customer-queries.ts"
 import { listCustomerInternalAccounts, listPlatformInternalAccounts } from "./operations/internal-accounts.ts"
 import { ensurePlatform, type PlatformInput } from "./operations/platforms.ts"
+import { challengeCredential, verifyCredential } from "./operations/credential-auth.ts"
+import { createCredential, listCredentials, revokeCredential } from "./operations/credentials.ts"
+import { listSessions, refreshSession, revokeSession } from "./operations/sessions.ts"
+import {
+  createExternalAccount,
+  deleteExternalAccount,
+  type ExternalAccountRoute,
+  getExternalAccount,
+  listExternalAccounts
+} from "./operations/external-accounts.ts"
+import { startOwnershipChallenge, verifyOwnership } from "./operations/ownership.ts"
+import { listEvents } from "./operations/events.ts"
+import type { SignedHeaders } from "./signed-retry/signed-retry.ts"
+
+const NO_HEADERS: SignedHeaders = { signature: undefined, requestId: undefined }
 
 export type EngineServices = Store | Ids | Notifier | Keys | TimeControl | WebhookTransport
 
@@ -99,7 +114,30 @@ export class Engine {
       internalAccounts: {
         listForCustomers: (query: Record<string, string> = {}) => this.run(listCustomerInternalAccounts(platform, query)),
         listForPlatform: (query: Record<string, string> = {}) => this.run(listPlatformInternalAccounts(platform, query))
-      }
+      },
+      // Signed endpoints answer a Reply (status and body), as over HTTP: 202 challenge, then the outcome.
+      credentials: {
+        create: (body: unknown, headers: SignedHeaders = NO_HEADERS) => this.run(createCredential(platform, body, headers)),
+        list: (accountId: string) => this.run(listCredentials(platform, { accountId })),
+        challenge: (id: string, body?: unknown) => this.run(challengeCredential(platform, id, body)),
+        verify: (id: string, body: unknown, headers: SignedHeaders = NO_HEADERS) => this.run(verifyCredential(platform, id, body, headers)),
+        revoke: (id: string, headers: SignedHeaders = NO_HEADERS) => this.run(revokeCredential(platform, id, headers))
+      },
+      sessions: {
+        list: (accountId: string) => this.run(listSessions(platform, { accountId })),
+        refresh: (id: string, body: unknown, headers: SignedHeaders = NO_HEADERS) => this.run(refreshSession(platform, id, body, headers)),
+        revoke: (id: string, headers: SignedHeaders = NO_HEADERS) => this.run(revokeSession(platform, id, headers))
+      },
+      externalAccounts: {
+        create: (body: unknown, route: ExternalAccountRoute = "customers") => this.run(createExternalAccount(platform, body, route)),
+        get: (id: string, route: ExternalAccountRoute = "customers") => this.run(getExternalAccount(platform, id, route)),
+        list: (query: Record<string, string> = {}, route: ExternalAccountRoute = "customers") => this.run(listExternalAccounts(platform, query, route)),
+        challenge: (id: string, method: "WALLET_SIGNATURE" | "LIVENESS", route: ExternalAccountRoute = "customers") =>
+          this.run(startOwnershipChallenge(platform, id, { method }, route)),
+        verify: (id: string, body: unknown, route: ExternalAccountRoute = "customers") => this.run(verifyOwnership(platform, id, body, route)),
+        delete: (id: string, route: ExternalAccountRoute = "customers") => this.run(deleteExternalAccount(platform, id, route))
+      },
+      events: { list: (query: Record<string, string> = {}) => this.run(listEvents(platform, query)) }
     }
   }
 
