@@ -2,7 +2,8 @@ import { createHash } from "node:crypto"
 import bs58 from "bs58"
 import { concatBytes } from "./encoding.ts"
 
-const sha256d = (b: Uint8Array) => createHash("sha256").update(createHash("sha256").update(b).digest()).digest()
+/** SHA-256 twice (base58check checksums, Bitcoin message digests). */
+export const sha256d = (b: Uint8Array): Uint8Array => new Uint8Array(createHash("sha256").update(createHash("sha256").update(b).digest()).digest())
 
 /** base58check: payload ‖ first 4 bytes of SHA-256(SHA-256(payload)), in the Bitcoin alphabet. */
 export const base58checkEncode = (payload: Uint8Array): string => bs58.encode(concatBytes(payload, sha256d(payload).subarray(0, 4)))

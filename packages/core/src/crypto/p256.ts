@@ -1,4 +1,4 @@
-import { createECDH, createPrivateKey, createPublicKey, ECDH, type KeyObject, sign, verify } from "node:crypto"
+import { createECDH, createHash, createPrivateKey, createPublicKey, ECDH, type KeyObject, sign, verify } from "node:crypto"
 import { bytesToBase64Url, bytesToHex, hexToBytes } from "./encoding.ts"
 
 /**
@@ -112,6 +112,12 @@ const importPrivateKey = (privateKeyHex: string): KeyObject => {
 /** ECDSA P-256 / SHA-256 signature, DER by default. Used by the server's own keys and the toolkit. */
 export const signP256 = (privateKeyHex: string, message: Uint8Array, encoding: "der" | "ieee-p1363" = "der"): Uint8Array =>
   new Uint8Array(sign("sha256", message, { key: privateKeyObject(privateKeyHex), dsaEncoding: encoding }))
+
+/**
+ * A key pair from 32 secret bytes, always: the rare out-of-range scalar is replaced by its
+ * SHA-256 (server keys and fresh keys come from random or stored bytes, never user input).
+ */
+export const keyPairOf = (secret32: Uint8Array) => keyPairFrom(secret32) ?? keyPairFrom(createHash("sha256").update(secret32).digest())!
 
 /** A fresh key pair from 32 bytes of randomness (retry with other bytes when out of range). */
 export const keyPairFrom = (

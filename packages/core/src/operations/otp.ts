@@ -1,4 +1,4 @@
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { OtpIssuances } from "../domain/collections.ts"
 import type { AuthMethodRecord } from "../domain/auth-method.ts"
 import { RateLimited, Unauthorized } from "../domain/errors.ts"
@@ -104,5 +104,3 @@ export const prepareOtpLogin = (platform: PlatformRecord, credential: AuthMethod
     }
     return binding
   })
-
-export const decodeEither = <A, E>(e: Either.Either<A, E>) => (Either.isLeft(e) ? Effect.fail(e.left) : Effect.succeed(e.right))

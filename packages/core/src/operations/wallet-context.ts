@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto"
 import { Effect, Option } from "effect"
 import { AuthMethods, InternalAccounts, Sessions } from "../domain/collections.ts"
 import type { AuthMethodRecord } from "../domain/auth-method.ts"
@@ -7,9 +6,9 @@ import { isId } from "../domain/ids.ts"
 import type { InternalAccountRecord } from "../domain/internal-account.ts"
 import type { PlatformRecord } from "../domain/platform.ts"
 import type { SessionRecord } from "../domain/session.ts"
-import { keyPairFrom } from "../crypto/p256.ts"
+import { keyPairOf } from "../crypto/p256.ts"
+import { serverKeyPair } from "./server-keys.ts"
 import { Ids } from "../ports/ids.ts"
-import { Keys } from "../ports/keys.ts"
 import { Store } from "../ports/store.ts"
 
 /** Lookups every wallet-auth operation shares. A malformed or foreign id is simply not found. */
@@ -43,7 +42,7 @@ export const credentialsOf = (platform: PlatformRecord, accountId: string) =>
 
 /** A fresh P-256 key pair from the Ids port (seeded runs stay reproducible). */
 export const freshKeyPair = Effect.flatMap(Ids, (ids) =>
-  Effect.map(ids.bytes(32), (b) => keyPairFrom(b) ?? keyPairFrom(createHash("sha256").update(b).digest())!)
+  Effect.map(ids.bytes(32), keyPairOf)
 )
 
 /** 32 bytes of randomness, for HPKE ephemeral keys. */
@@ -53,12 +52,4 @@ export const ephemeralSecret = Effect.flatMap(freshKeyPair, (k) => Effect.succee
  * The server's wallet key (the reference's "enclave quorum" key): signs OTP target bundles and
  * the OTP verification tokens. Kept in the Store, so it survives restarts.
  */
-const quorumPairs = new Map<string, ReturnType<typeof keyPairFrom> & object>()
-export const quorumKey = Effect.flatMap(Keys, (keys) =>
-  Effect.map(keys.secret("wallet-quorum-p256", 32), (b) => {
-    const id = Buffer.from(b).toString("hex")
-    let pair = quorumPairs.get(id)
-    if (pair === undefined) quorumPairs.set(id, (pair = keyPairFrom(b) ?? keyPairFrom(createHash("sha256").update(b).digest())!))
-    return pair
-  })
-)
+export const quorumKey = serverKeyPair("wallet-quorum-p256")

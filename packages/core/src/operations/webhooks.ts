@@ -1,13 +1,13 @@
-import { createHash, createPublicKey } from "node:crypto"
+import { createPublicKey } from "node:crypto"
 import { Clock, Effect, Either, Option } from "effect"
 import { WebhookDeliveryError, WebhookEndpointNotSet } from "../domain/errors.ts"
 import { makeId } from "../domain/ids.ts"
 import type { PlatformRecord } from "../domain/platform.ts"
 import { rfc3339 } from "../domain/time.ts"
-import { keyPairFrom, signP256 } from "../crypto/p256.ts"
+import { signP256 } from "../crypto/p256.ts"
+import { serverKeyPair } from "./server-keys.ts"
 import { utf8 } from "../crypto/encoding.ts"
 import { Ids } from "../ports/ids.ts"
-import { Keys } from "../ports/keys.ts"
 import { Outbox, type OutboxEvent } from "../ports/notifier.ts"
 import { SERVER_SCOPE, Store } from "../ports/store.ts"
 import { Platforms } from "../domain/collections.ts"
@@ -26,10 +26,7 @@ export const DELIVERY_WINDOW_MS = 7 * 24 * 3_600_000
 
 export const backoffMs = (failedAttempts: number): number => Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, failedAttempts - 1), BACKOFF_MAX_MS)
 
-const signingKey = Effect.map(
-  Effect.flatMap(Keys, (k) => k.secret("webhook-signing-p256", 32)),
-  (b) => keyPairFrom(b) ?? keyPairFrom(createHash("sha256").update(b).digest())!
-)
+const signingKey = serverKeyPair("webhook-signing-p256")
 
 /** The key receivers verify deliveries with: uncompressed SEC1 hex and SPKI PEM. */
 export const webhookPublicKey = Effect.map(signingKey, (k) => {

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { collection, SERVER_SCOPE, Store } from "./store.ts"
 import { Ids } from "./ids.ts"
+import { bytesToHex, hexToBytes } from "../crypto/encoding.ts"
 
 interface KeyRecord {
   readonly name: string
@@ -17,8 +18,6 @@ export interface KeysService {
   readonly secret: (name: string, size: number) => Effect.Effect<Uint8Array>
 }
 
-const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")
-const fromHex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16))
 
 export class Keys extends Context.Tag("@tessera/Keys")<Keys, KeysService>() {
   /** Key material kept in the Store's server scope. */
@@ -37,9 +36,9 @@ export class Keys extends Context.Tag("@tessera/Keys")<Keys, KeysService>() {
               .transaction(
                 Effect.gen(function* () {
                   const existing = yield* store.get(KeyMaterial, SERVER_SCOPE, name)
-                  if (Option.isSome(existing)) return fromHex(existing.value.hex)
+                  if (Option.isSome(existing)) return hexToBytes(existing.value.hex)!
                   const fresh = yield* ids.bytes(size)
-                  yield* store.put(KeyMaterial, SERVER_SCOPE, { name, hex: toHex(fresh) })
+                  yield* store.put(KeyMaterial, SERVER_SCOPE, { name, hex: bytesToHex(fresh) })
                   return fresh
                 })
               )

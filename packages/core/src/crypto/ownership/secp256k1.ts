@@ -25,7 +25,7 @@ export const compressed = (pub: Uint8Array): Uint8Array => secp256k1.Point.fromB
 
 export const keccak256 = (b: Uint8Array): Uint8Array => keccak_256(b)
 export const hash160 = (b: Uint8Array): Uint8Array => ripemd160(sha256(b))
-export const sha256d = (b: Uint8Array): Uint8Array => sha256(sha256(b))
+export { sha256d } from "../base58check.ts"
 
 /** The 20-byte account of an EVM or Tron key: the last 20 bytes of keccak of the 64-byte point. */
 export const keccakAccount = (pub: Uint8Array): Uint8Array => keccak_256(uncompressed(pub).subarray(1)).subarray(12)
