@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { mintOidcToken, newKeyPair, stamp } from "@tessera/core/testing"
 import { startTestServer, type TestServer } from "../support/server.ts"
-import { loginWithOtp, newWallet, retry, signed, V } from "../support/wallet.ts"
+import { loginWithOtp, newWallet, retry, V } from "../support/wallet.ts"
 
 describe("expiry by the clock (virtual clock)", () => {
   let t: TestServer

@@ -3,7 +3,9 @@ import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { ConfigError, readConfig, type ServerConfig } from "./config.ts"
 import { serve } from "./node-server.ts"
-import { startWebhookWorker } from "./webhook-worker.ts"
+import { startWebhookWorker, type WebhookWorker } from "./webhook-worker.ts"
+
+const idleWorker: WebhookWorker = { tick: async () => ({ attempted: 0, delivered: 0 }), stop: async () => undefined }
 
 const usage = `Usage: tessera serve
 
@@ -33,8 +35,9 @@ export const startServer = async (config: ServerConfig) => {
     host: config.host,
     ...(config.log ? { log: (e) => process.stdout.write(JSON.stringify({ level: "info", msg: "request", ...e }) + "\n") } : {})
   })
-  // Deliveries run only where there is somewhere to deliver; the outbox keeps events meanwhile.
-  const webhooks = startWebhookWorker(engine)
+  // The only platform here is the sandbox one: without a URL there is nowhere to deliver, so no
+  // polling; the outbox keeps the events for a restart with TESSERA_WEBHOOK_URL set.
+  const webhooks = config.webhookUrl === undefined ? idleWorker : startWebhookWorker(engine)
   return { engine, server, webhooks, readyMs: performance.now() - started }
 }
 
