@@ -109,3 +109,7 @@ export const decodeInput = <A, I>(schema: Schema.Schema<A, I>, prefix: ReadonlyA
   return (input: unknown): Either.Either<A, InvalidInput> =>
     Either.mapLeft(decode(input), (e) => invalidInput(fieldErrorsOf(e, prefix)))
 }
+
+/** A request body that must be a JSON object, and the error when it is not. */
+export const isJsonObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+export const bodyNotAnObject = (): InvalidInput => invalidInput([{ field: "body", message: "must be a JSON object" }])

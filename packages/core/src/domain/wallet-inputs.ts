@@ -1,6 +1,6 @@
 import { Either, Schema } from "effect"
 import type { InvalidInput } from "./errors.ts"
-import { decodeInput, invalidInput } from "./field-errors.ts"
+import { bodyNotAnObject, decodeInput, isJsonObject } from "./field-errors.ts"
 import { NonEmpty, optional } from "./common.ts"
 
 /** Request bodies of the wallet-auth endpoints (reference schemas under `auth/`). */
@@ -82,8 +82,7 @@ export const decodeByType = <D extends Decoders>(variants: D) => {
     readonly [K in keyof D]: (u: unknown) => Either.Either<Schema.Schema.Type<D[K]>, InvalidInput>
   }
   return (input: unknown): Either.Either<{ [K in keyof D]: Schema.Schema.Type<D[K]> }[keyof D], InvalidInput> => {
-    if (typeof input !== "object" || input === null || Array.isArray(input))
-      return Either.left(invalidInput([{ field: "body", message: "must be a JSON object" }]))
+    if (!isJsonObject(input)) return Either.left(bodyNotAnObject())
     const typed = decodeType(input)
     if (Either.isLeft(typed)) return Either.left(typed.left)
     return decoders[typed.right.type](input)
@@ -93,7 +92,5 @@ export const decodeByType = <D extends Decoders>(variants: D) => {
 export const decodeBody = <A, I>(schema: Schema.Schema<A, I>) => {
   const d = decodeInput(schema)
   return (input: unknown): Either.Either<A, InvalidInput> =>
-    typeof input === "object" && input !== null && !Array.isArray(input)
-      ? d(input)
-      : Either.left(invalidInput([{ field: "body", message: "must be a JSON object" }]))
+    isJsonObject(input) ? d(input) : Either.left(bodyNotAnObject())
 }

@@ -25,7 +25,7 @@ import { accountSession } from "../signed-retry/authorize.ts"
 import { activityPayload } from "../signed-retry/canonical.ts"
 import { defineSignedOperation } from "../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../signed-retry/signed-retry.ts"
-import { decodeInput, type FieldError, invalidInput } from "../domain/field-errors.ts"
+import { bodyNotAnObject, decodeInput, type FieldError, invalidInput, isJsonObject } from "../domain/field-errors.ts"
 import { isId, makeId } from "../domain/ids.ts"
 import { currencies, newInternalAccount } from "../domain/internal-account.ts"
 import type { PlatformRecord } from "../domain/platform.ts"
@@ -50,8 +50,7 @@ const decodeVariant = <I, B>(
   },
   input: unknown
 ): Either.Either<I | B, InvalidInput> => {
-  if (typeof input !== "object" || input === null || Array.isArray(input))
-    return Either.left(invalidInput([{ field: "body", message: "must be a JSON object" }]))
+  if (!isJsonObject(input)) return Either.left(bodyNotAnObject())
   const typed = decodeType(input)
   if (Either.isRight(typed))
     return typed.right.customerType === "INDIVIDUAL" ? decoders.INDIVIDUAL(input) : decoders.BUSINESS(input)

@@ -2,7 +2,7 @@ import { Clock, Effect, Either, Option, Schema } from "effect"
 import { Customers, ExternalAccounts } from "../domain/collections.ts"
 import { NonEmpty, optional } from "../domain/common.ts"
 import { BeneficiaryTrusted, Conflict, InvalidBankAccount, NotFound } from "../domain/errors.ts"
-import { decodeInput, type FieldError, invalidInput } from "../domain/field-errors.ts"
+import { bodyNotAnObject, decodeInput, type FieldError, invalidInput, isJsonObject } from "../domain/field-errors.ts"
 import { IdSchema, isId, makeId } from "../domain/ids.ts"
 import type { PlatformRecord } from "../domain/platform.ts"
 import { NO_CONTENT, reply } from "../domain/reply.ts"
@@ -29,8 +29,7 @@ const decodeFields = decodeInput(CreateFields)
 
 /** The create body: the common fields and `accountInfo`, every invalid field of both listed at once. */
 const decodeCreate = (body: unknown, route: ExternalAccountRoute) => {
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    return Either.left(invalidInput([{ field: "body", message: "must be a JSON object" }]))
+  if (!isJsonObject(body)) return Either.left(bodyNotAnObject())
   const raw = body as Record<string, unknown>
   const errors: Array<FieldError> = []
   const fields = decodeFields(body)
