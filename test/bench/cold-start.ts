@@ -7,13 +7,13 @@ import { repoRoot } from "../support/paths.ts"
 /** Spawn-to-first-answer time of the standalone server (`tessera serve`, SQLite default). */
 export const coldStart = async (runs = 3) => {
   // Make sure the bundle is fresh so the first run does not time a rebuild.
-  await new Promise((done) => spawn(process.execPath, [join(repoRoot, "packages/adapter-http/bin/tessera.mjs"), "build"], { stdio: "inherit" }).on("exit", done))
+  await new Promise((done) => spawn(process.execPath, [join(repoRoot, "packages/cli/bin/tessera.mjs"), "build"], { stdio: "inherit" }).on("exit", done))
   const results: Array<{ spawnToListeningMs: number; spawnToFirstResponseMs: number; reportedReadyMs: number }> = []
   for (let i = 0; i < runs; i++) {
     const db = join(mkdtempSync(join(tmpdir(), "tessera-cold-")), "c.sqlite")
     const t0 = performance.now()
     // What `pnpm start` runs: the bundled CLI (built on install, rebuilt when a source changes).
-    const child = spawn(process.execPath, [join(repoRoot, "packages/adapter-http/bin/tessera.mjs"), "serve"], {
+    const child = spawn(process.execPath, [join(repoRoot, "packages/cli/bin/tessera.mjs"), "serve"], {
       env: { ...process.env, PORT: "0", TESSERA_DB: db, TESSERA_LOG: "off" },
       stdio: ["ignore", "pipe", "inherit"]
     })

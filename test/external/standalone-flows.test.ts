@@ -9,7 +9,7 @@ import { startReceiver } from "../webhooks/receiver.ts"
 
 const start = (file: string, webhookUrl: string) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, "packages/adapter-http/bin/tessera.mjs"), "serve"], {
+    const child = spawn(process.execPath, [join(repoRoot, "packages/cli/bin/tessera.mjs"), "serve"], {
       env: { ...process.env, PORT: "0", TESSERA_DB: file, TESSERA_CLOCK: "virtual", TESSERA_LOG: "off", TESSERA_WEBHOOK_URL: webhookUrl },
       stdio: ["ignore", "pipe", "inherit"]
     })

@@ -7,7 +7,7 @@ import { runWalletFlows } from "../scripts/wallet-flows.ts"
 /** The Done-when script: toolkit + fetch against the standalone server (`tessera serve`). */
 describe("wallet flows script against the standalone server", () => {
   it("runs the four credential flows, re-authentication, revocation, export and the negative cases", async () => {
-    const child = spawn(process.execPath, [join(repoRoot, "packages/adapter-http/bin/tessera.mjs"), "serve"], {
+    const child = spawn(process.execPath, [join(repoRoot, "packages/cli/bin/tessera.mjs"), "serve"], {
       env: { ...process.env, PORT: "0", TESSERA_DB: ":memory:", TESSERA_CLOCK: "virtual", TESSERA_LOG: "off" },
       stdio: ["ignore", "pipe", "inherit"]
     })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { startServer } from "@tessera/adapter-http"
+import { startServer } from "tessera"
 import { evmSigner, verifyWebhookSignature } from "@tessera/core/testing"
 import { checkResponse } from "../support/openapi-checker.ts"
 import { operationFor } from "../support/server.ts"

@@ -2,6 +2,4 @@ export { BASE_PATH, makeHandler, type HandlerOptions, type HttpRequest, type Htt
 export { nodeListener, serve, type RunningServer, type ServeOptions } from "./node-server.ts"
 export { toFetchHandler, type FetchHandlerOptions } from "./fetch-handler.ts"
 export { routes, makeMatcher, type Route, type RouteContext } from "./routes.ts"
-export { readConfig, type ServerConfig, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from "./config.ts"
-export { startServer } from "./cli.ts"
 export { startWebhookWorker, type WebhookWorker } from "./webhook-worker.ts"

@@ -2,8 +2,7 @@ import { makeEngine } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { ConfigError, readConfig, type ServerConfig } from "./config.ts"
-import { serve } from "./node-server.ts"
-import { startWebhookWorker, type WebhookWorker } from "./webhook-worker.ts"
+import { serve, startWebhookWorker, type WebhookWorker } from "@tessera/adapter-http"
 
 const idleWorker: WebhookWorker = { tick: async () => ({ attempted: 0, delivered: 0 }), stop: async () => undefined }
 
