@@ -19,7 +19,8 @@ import {
   verifyCredential
 } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
-import { arbWalletStep, type KeyPair, newKeyPair, sealOtp, SoftwarePasskey, stamp, type WalletStep } from "@tessera/core/testing"
+import { type KeyPair, newKeyPair, sealOtp, SoftwarePasskey, stamp } from "@tessera/core/testing"
+import { arbWalletStep, type WalletStep } from "@tessera/core/testing/arbitraries"
 
 /** Runs an operation in-process and answers `{status, body}` as the HTTP adapter would. */
 const call = async (engine: Engine, effect: Effect.Effect<unknown, unknown, any>) => {
