@@ -1,5 +1,8 @@
 export { startServer } from "./cli.ts"
 export { ConfigError, readConfig, type ServeFlags, type ServerConfig, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from "./config.ts"
 export { parseCommandLine, UsageError, type Command } from "./args.ts"
+export { databaseProblem, listenProblem, StartupError } from "./startup-errors.ts"
+export { reportFailure } from "./failure-report.ts"
+export { curlExample, reachableUrl, shellQuote } from "./banner.ts"
 export { SERVE_OPTIONS } from "./options.ts"
 export { packageVersion } from "./version.ts"
