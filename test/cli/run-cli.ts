@@ -24,11 +24,18 @@ const cliEnv = (env: Record<string, string>) => {
   return { ...base, ...env }
 }
 
+// bin/tessera.mjs rebuilds a stale bundle on start; with several of this file's CLIs starting at
+// once after a source edit, one could read the bundle while another writes it. Build it first.
+let bundleReady: Promise<void> | undefined
+const ensureBundle = () =>
+  (bundleReady ??= new Promise((resolve) => spawn(process.execPath, [CLI, "build"], { stdio: "ignore" }).on("exit", () => resolve())))
+
 export const tempDir = () => mkdtempSync(join(tmpdir(), "tessera-cli-"))
 
 /** Runs the CLI to completion (killed after `timeoutMs`: a command that starts a server never ends). */
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, timeoutMs = 10_000): Promise<CliResult> =>
-  new Promise((resolve) => {
+export const runCli = async (args: ReadonlyArray<string>, env: Record<string, string> = {}, timeoutMs = 10_000): Promise<CliResult> => {
+  await ensureBundle()
+  return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd: tempDir(), stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
@@ -40,6 +47,7 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> 
       resolve({ code, stdout, stderr })
     })
   })
+}
 
 export interface RunningCli {
   readonly child: ChildProcess
@@ -51,8 +59,9 @@ export interface RunningCli {
 }
 
 /** Starts `tessera serve …` and resolves once the banner is complete. */
-export const startCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<RunningCli> =>
-  new Promise((resolve, reject) => {
+export const startCli = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<RunningCli> => {
+  await ensureBundle()
+  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), cwd: tempDir(), stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
     let err = ""
@@ -73,6 +82,7 @@ export const startCli = (args: ReadonlyArray<string>, env: Record<string, string
     })
     child.on("exit", (code) => reject(new Error(`tessera exited ${code} before it was ready: ${err}`)))
   })
+}
 
 /** What every refusal looks like: nothing on stdout, one `tessera: …` line on stderr, no stack. */
 export const expectOneLineRefusal = (r: CliResult, pattern: RegExp, code = 2) => {
