@@ -198,7 +198,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
         const failure = Cause.failureOption(exit.cause)
         if (failure._tag === "Some" && isDomainError(failure.value)) return done(errorResponse(failure.value), { route: route.path })
         // A defect: log the fact, never the request, and answer the generic 500 envelope.
-        console.error(JSON.stringify({ level: "error", msg: "unhandled defect", route: route.path, cause: Cause.pretty(exit.cause) }))
+        console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "unhandled defect", route: route.path, cause: Cause.pretty(exit.cause) }))
         return done(envelopeResponse(internalErrorEnvelope()), { route: route.path })
     })
   }

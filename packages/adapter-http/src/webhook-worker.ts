@@ -21,7 +21,7 @@ export const startWebhookWorker = (engine: Engine, options: { readonly intervalM
     return running
   }
   const timer = setInterval(() => {
-    tick().catch((e: unknown) => console.error(JSON.stringify({ level: "error", msg: "webhook pass failed", error: String(e) })))
+    tick().catch((e: unknown) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "webhook pass failed", error: String(e) })))
   }, options.intervalMs ?? 250)
   timer.unref()
   return {

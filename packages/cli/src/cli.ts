@@ -1,75 +1,93 @@
-import { makeEngine } from "@tessera/core"
+import { type Engine, makeEngine } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
-import { ConfigError, readConfig, type ServerConfig } from "./config.ts"
-import { serve, startWebhookWorker, type WebhookWorker } from "@tessera/adapter-http"
+import { type RunningServer, serve, startWebhookWorker, type WebhookWorker } from "@tessera/adapter-http"
+import { parseCommandLine } from "./args.ts"
+import { bannerText } from "./banner.ts"
+import { readConfig, type ServerConfig } from "./config.ts"
+import { DEBUG_VARIABLE, reportFailure } from "./failure-report.ts"
+import { databaseProblem, listenProblem } from "./startup-errors.ts"
+import { serveUsage, topUsage } from "./usage.ts"
+import { packageVersion } from "./version.ts"
 
 const idleWorker: WebhookWorker = { tick: async () => ({ attempted: 0, delivered: 0 }), stop: async () => undefined }
 
-const usage = `Usage: tessera serve
+/** One JSON log line; `time` is the wall clock, whatever the engine's (possibly virtual) clock says. */
+const logLine = (fields: Record<string, unknown>) =>
+  process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...fields }) + "\n")
 
-Starts the Tessera sandbox server. Configuration (environment):
-  PORT                   port to listen on (default 4010; 0 picks a free one)
-  HOST                   interface (default 127.0.0.1)
-  TESSERA_DB             SQLite file (default ./tessera.sqlite); ":memory:" for the memory store
-  TESSERA_CLIENT_ID      Basic-auth client id of the sandbox platform
-  TESSERA_CLIENT_SECRET  Basic-auth client secret of the sandbox platform
-  TESSERA_CLOCK          real (default) or virtual (enables POST /sandbox/clock/advance)
-  TESSERA_WEBHOOK_URL    where the platform's webhooks go
-  TESSERA_LOG            "off" silences the request log`
-
+/**
+ * Opens the store, then listens: a database problem is reported before the port is taken. Known
+ * problems (busy port, unusable database path or host) reject with a one-line StartupError.
+ */
 export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
   const store = config.db === ":memory:" ? MemoryStore.layer : SqliteStore.layer({ filename: config.db })
-  const engine = makeEngine({ store, clock: config.clock })
-  await engine.platform({
-    clientId: config.clientId,
-    clientSecret: config.clientSecret,
-    name: "Sandbox platform",
-    ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl })
-  })
-  const server = await serve({
-    engine,
-    port: config.port,
-    host: config.host,
-    ...(config.log ? { log: (e) => process.stdout.write(JSON.stringify({ level: "info", msg: "request", ...e }) + "\n") } : {})
-  })
+  let engine: Engine | undefined
+  try {
+    engine = makeEngine({ store, clock: config.clock })
+    await engine.platform({
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      name: "Sandbox platform",
+      ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl })
+    })
+  } catch (e) {
+    await engine?.dispose().catch(() => undefined)
+    throw databaseProblem(config.db, e) ?? e
+  }
+  let server: RunningServer
+  try {
+    server = await serve({
+      engine,
+      port: config.port,
+      host: config.host,
+      ...(config.log ? { log: (e) => logLine({ level: "info", msg: "request", ...e }) } : {})
+    })
+  } catch (e) {
+    await engine.dispose().catch(() => undefined)
+    throw listenProblem(config.host, config.port, e) ?? e
+  }
   // The only platform here is the sandbox one: without a URL there is nowhere to deliver, so no
   // polling; the outbox keeps the events for a restart with TESSERA_WEBHOOK_URL set.
   const webhooks = config.webhookUrl === undefined ? idleWorker : startWebhookWorker(engine)
   return { engine, server, webhooks, readyMs: performance.now() - started }
 }
 
+const fail = (e: unknown) => {
+  const report = reportFailure(e, (process.env[DEBUG_VARIABLE] ?? "") !== "")
+  process.stderr.write(report.text)
+  process.exitCode = report.exitCode
+}
+
+/** Runs the command line; returns once the server is up (or the command is done). */
 export const main = async (argv: ReadonlyArray<string>) => {
-  if (argv[0] !== "serve") {
-    process.stderr.write(usage + "\n")
-    process.exit(argv[0] === undefined || argv[0] === "--help" || argv[0] === "help" ? 0 : 2)
-  }
-  let config: ServerConfig
+  // A closed reader (`tessera serve --help | head -1`) ends us quietly, as SIGPIPE ends C tools.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e
+    process.exit()
+  })
   try {
-    config = readConfig(process.env)
+    const command = parseCommandLine(argv)
+    if (command._tag === "Help") return void process.stdout.write(command.topic === "serve" ? serveUsage : topUsage)
+    if (command._tag === "Version") return void process.stdout.write(`${packageVersion()}\n`)
+    const config = readConfig(process.env, command.flags)
+    await serveUntilSignalled(config)
   } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`tessera: ${e.message}\n`)
-      process.exit(2)
-    }
-    throw e
+    fail(e)
   }
+}
+
+const serveUntilSignalled = async (config: ServerConfig) => {
   const { engine, server, webhooks, readyMs } = await startServer(config)
-  const secretShown = process.env["TESSERA_CLIENT_SECRET"] === undefined ? config.clientSecret : "(from TESSERA_CLIENT_SECRET)"
-  process.stdout.write(
-    [
-      `Tessera sandbox listening on ${server.url}`,
-      `  store:        ${config.db === ":memory:" ? "memory (lost on exit)" : `SQLite ${config.db}`}`,
-      `  clock:        ${config.clock}`,
-      `  client id:    ${config.clientId}`,
-      `  client secret: ${secretShown}`,
-      `  webhooks:     ${config.webhookUrl ?? "(none: set TESSERA_WEBHOOK_URL)"}; signing key at ${server.url}/sandbox/webhooks/public-key`,
-      `  try: curl -u ${config.clientId}:<secret> ${server.url}/customers`,
-      `  ready in ${readyMs.toFixed(0)} ms`,
-      ""
-    ].join("\n")
-  )
+  // Once serving, an escaped error ends the process as a startup one would: one line, exit 1.
+  const crash = (e: unknown) => {
+    fail(e)
+    process.exit()
+  }
+  process.on("uncaughtException", crash)
+  process.on("unhandledRejection", crash)
+  process.stdout.write(bannerText(config, server, process.env["TESSERA_CLIENT_SECRET"] !== undefined, readyMs))
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
