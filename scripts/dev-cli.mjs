@@ -4,7 +4,7 @@
 // a second; the bundle starts in a fraction of that (README, "Cold start"). `pnpm start` and
 // `packages/cli/bin/tessera.mjs` in a checkout come here; an installed `tessera` runs its dist/.
 // `node scripts/dev-cli.mjs build` only refreshes the bundle (the root `prepare` script runs it).
-import { existsSync, readdirSync, statSync } from "node:fs"
+import { existsSync, readdirSync, renameSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -38,7 +38,9 @@ if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSource()) {
     platform: "node",
     format: "esm",
     target: "node20",
-    outfile: bundle,
+    // Written aside and renamed into place: several CLIs starting at once (tests in parallel)
+    // may each rebuild, and none may ever load a half-written bundle.
+    outfile: `${bundle}.${process.pid}.tmp`,
     // The native SQLite binding loads its .node file relative to itself, so it stays outside the
     // bundle, imported by absolute path from the package that depends on it (adapter-sqlite).
     plugins: [
@@ -54,5 +56,6 @@ if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSource()) {
     banner: { js: "import { createRequire as __tesseraRequire } from 'node:module'; const require = __tesseraRequire(import.meta.url);" },
     logLevel: "warning"
   })
+  renameSync(`${bundle}.${process.pid}.tmp`, bundle)
 }
 if (process.argv[2] !== "build") await import(pathToFileURL(bundle).href)
