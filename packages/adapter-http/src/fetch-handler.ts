@@ -1,13 +1,12 @@
 import type { Engine } from "@tessera/core"
-import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions, type HttpResponse, makeHandler } from "./handler.ts"
+import { DEFAULT_MAX_BODY_BYTES, type HttpRequest, type HttpResponse, makeHandler, type MountOptions } from "./handler.ts"
 
-export interface FetchHandlerOptions extends HandlerOptions {
-  /** A path prefix the host mounts Tessera under (e.g. `/tessera`), stripped before routing. */
-  readonly prefix?: string
-}
+export type FetchHandlerOptions = MountOptions
 
-const readCapped = async (request: Request, max: number): Promise<Uint8Array | "too-large"> => {
+const readCapped = async (request: Request, max: number): Promise<HttpRequest["body"]> => {
   if (request.body === null) return new Uint8Array(0)
+  // Read (or being read) by someone else: answer at once rather than wait on a stream that is done.
+  if (request.bodyUsed || request.body.locked) return "consumed"
   if (Number(request.headers.get("content-length") ?? "0") > max) return "too-large"
   const reader = request.body.getReader()
   const chunks: Array<Uint8Array> = []
