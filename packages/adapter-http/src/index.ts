@@ -9,5 +9,6 @@ export {
 } from "./handler.ts"
 export { nodeListener, serve, type NodeListenerOptions, type RunningServer, type ServeOptions } from "./node-server.ts"
 export { toFetchHandler, type FetchHandlerOptions } from "./fetch-handler.ts"
+export { bodyParserErrors } from "./body-parser-errors.ts"
 export { routes, makeMatcher, type Route, type RouteContext } from "./routes.ts"
 export { startWebhookWorker, type WebhookWorker } from "./webhook-worker.ts"
