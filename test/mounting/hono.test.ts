@@ -1,8 +1,10 @@
 import type { Server } from "node:http"
 import { createAdaptorServer } from "@hono/node-server"
 import { Hono } from "hono"
+import { cloneRawRequest } from "hono/request"
+import { toFetchHandler } from "@tessera/adapter-http"
 import { afterAll, describe, it } from "vitest"
-import { app } from "../examples/mount-hono.ts"
+import { app, engine } from "../examples/mount-hono.ts"
 import { type Call, expectBodyErrors, expectConsumedEnvelope, expectCustomerRoundTrip, httpCaller, listen } from "./support.ts"
 
 const closers: Array<() => Promise<void>> = []
@@ -31,5 +33,16 @@ describe("Hono on @hono/node-server (recipe)", () => {
     })
     outer.route("/", app)
     await expectConsumedEnvelope(await start(outer))
+  })
+
+  it("after such a middleware, cloneRawRequest(c.req) hands Tessera the body again (README)", async () => {
+    const tessera = toFetchHandler(engine, { prefix: "/tessera" })
+    const outer = new Hono()
+    outer.use(async (c, next) => {
+      if (c.req.method !== "GET") await c.req.json()
+      await next()
+    })
+    outer.all("/tessera/*", async (c) => tessera(await cloneRawRequest(c.req)))
+    await expectCustomerRoundTrip(await start(outer))
   })
 })
