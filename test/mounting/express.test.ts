@@ -50,6 +50,12 @@ describe.each([
   })
 })
 
+it("Express 5 behind express.json() (recipe): a charset the parser refuses is Tessera's 415", async () => {
+  const call = await start(withParser)
+  const res = await call("POST", "/customers", { raw: '{"customerType":"INDIVIDUAL"}', contentType: "application/json; charset=latin1" })
+  expect([res.status, res.body.code, res.body.details]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE", { contentType: "application/json; charset=latin1" }])
+})
+
 describe("Express 5, other body parsers hand their body over", () => {
   const engine = makeEngine({ store: MemoryStore.layer })
   const appWith = (parser: express.RequestHandler) => {
