@@ -1,15 +1,24 @@
 import type { Engine } from "@tessera/core"
-import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions, type HttpResponse, makeHandler } from "./handler.ts"
+import { DEFAULT_MAX_BODY_BYTES, type HttpRequest, type HttpResponse, makeHandler, type MountOptions } from "./handler.ts"
 
-export interface FetchHandlerOptions extends HandlerOptions {
-  /** A path prefix the host mounts Tessera under (e.g. `/tessera`), stripped before routing. */
-  readonly prefix?: string
+export type FetchHandlerOptions = MountOptions
+
+// Reads the rest of a body past the cap and drops it, so the client finishes sending and reads
+// its 413 instead of a reset connection (the node listener's `req.resume()`).
+const discard = (reader: ReadableStreamDefaultReader<Uint8Array>): void => {
+  const pump = (): Promise<void> => reader.read().then((r) => (r.done ? undefined : pump()))
+  pump().catch(() => undefined)
 }
 
-const readCapped = async (request: Request, max: number): Promise<Uint8Array | "too-large"> => {
+const readCapped = async (request: Request, max: number): Promise<HttpRequest["body"]> => {
   if (request.body === null) return new Uint8Array(0)
-  if (Number(request.headers.get("content-length") ?? "0") > max) return "too-large"
+  // Read (or being read) by someone else: answer at once rather than wait on a stream that is done.
+  if (request.bodyUsed || request.body.locked) return "consumed"
   const reader = request.body.getReader()
+  if (Number(request.headers.get("content-length") ?? "0") > max) {
+    discard(reader)
+    return "too-large"
+  }
   const chunks: Array<Uint8Array> = []
   let size = 0
   for (;;) {
@@ -17,7 +26,7 @@ const readCapped = async (request: Request, max: number): Promise<Uint8Array | "
     if (done) break
     size += value.byteLength
     if (size > max) {
-      await reader.cancel()
+      discard(reader)
       return "too-large"
     }
     chunks.push(value)

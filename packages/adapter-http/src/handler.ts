@@ -6,6 +6,7 @@ import {
   envelopeOf,
   type ErrorEnvelope,
   internalErrorEnvelope,
+  InvalidInput,
   invalidInput,
   isDomainError,
   isReply,
@@ -19,14 +20,18 @@ import { makeMatcher, type Route, routes } from "./routes.ts"
 export const BASE_PATH = "/2025-10-13"
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
-/** A request as any transport hands it over: the body is raw bytes, read with a size cap. */
+/** A request as any transport hands it over. */
 export interface HttpRequest {
   readonly method: string
   /** Path and query as received, e.g. `/2025-10-13/customers?limit=5`. */
   readonly url: string
   readonly header: (name: string) => string | undefined
-  /** `"too-large"` when the transport stopped reading past the size cap. */
-  readonly body: Uint8Array | "too-large"
+  /**
+   * Raw bytes read with a size cap; `"too-large"` when the transport stopped reading past the cap;
+   * `{ parsed }` for a value a host framework already parsed (e.g. `express.json()`'s `req.body`);
+   * `"consumed"` when something else read the stream and handed nothing over.
+   */
+  readonly body: Uint8Array | "too-large" | "consumed" | { readonly parsed: unknown }
 }
 
 export interface HttpResponse {
@@ -50,6 +55,12 @@ export interface HandlerOptions {
   readonly maxBodyBytes?: number
   /** Structured request log sink; receives no header, body or query (they may hold secrets). */
   readonly log?: (entry: RequestLogEntry) => void
+}
+
+/** Options of a transport a host framework mounts (the node listener, the fetch handler). */
+export interface MountOptions extends HandlerOptions {
+  /** A path prefix the host mounts Tessera under (e.g. `/tessera`), stripped before routing. */
+  readonly prefix?: string
 }
 
 const JSON_TYPE = "application/json; charset=utf-8"
@@ -95,28 +106,54 @@ const utf8 = new TextDecoder("utf-8", { fatal: true })
 
 type BodyResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: DomainError }
 
+export const payloadTooLarge = (max: number) =>
+  new PayloadTooLarge({ message: `Request body exceeds ${max} bytes`, details: { maxBytes: max } })
+
+export const notJson = (contentType: string | undefined) =>
+  new UnsupportedMediaType({ message: "Request bodies must be application/json", details: { contentType: contentType ?? null } })
+
+export const malformedJson = () =>
+  invalidInput([{ field: "body", message: "is not valid JSON" }], "Request body is not valid JSON")
+
+// The integrator's mistake, not the client's; still a 4xx, as no request may produce a 500.
+const bodyConsumed = () =>
+  new InvalidInput({
+    message:
+      "The request body was read before Tessera saw it and nothing was handed over: mount Tessera before any " +
+      "body parser, leave the parsed body on req.body (express.json, express.raw and express.text do), or " +
+      "pass the fetch handler a Request whose body is unread",
+    details: { reason: "BODY_ALREADY_CONSUMED" }
+  })
+
 /** Reads a JSON body: 413 past the cap, 415 for another media type, 400 for malformed JSON. */
 const readBody = (req: HttpRequest, max: number): BodyResult => {
-  if (req.body === "too-large" || req.body.byteLength > max)
-    return { ok: false, error: new PayloadTooLarge({ message: `Request body exceeds ${max} bytes`, details: { maxBytes: max } }) }
-  if (req.body.byteLength === 0) return { ok: true, value: undefined }
+  const body = req.body
+  if (body === "too-large") return { ok: false, error: payloadTooLarge(max) }
+  if (body === "consumed") return { ok: false, error: bodyConsumed() }
+  if ("parsed" in body) return readParsed(req, body.parsed, max)
+  if (body.byteLength > max) return { ok: false, error: payloadTooLarge(max) }
+  if (body.byteLength === 0) return { ok: true, value: undefined }
   const contentType = req.header("content-type")
-  if (!isJson(contentType))
-    return {
-      ok: false,
-      error: new UnsupportedMediaType({
-        message: "Request bodies must be application/json",
-        details: { contentType: contentType ?? null }
-      })
-    }
+  if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
   try {
-    return { ok: true, value: JSON.parse(utf8.decode(req.body)) }
+    return { ok: true, value: JSON.parse(utf8.decode(body)) }
   } catch {
-    return {
-      ok: false,
-      error: invalidInput([{ field: "body", message: "is not valid JSON" }], "Request body is not valid JSON")
-    }
+    return { ok: false, error: malformedJson() }
   }
+}
+
+/**
+ * A body the host parsed gets the raw path's rules where the request still shows them: its
+ * declared length against the cap, an empty body as no body (parsers turn it into `{}`), and
+ * the JSON media type.
+ */
+const readParsed = (req: HttpRequest, value: unknown, max: number): BodyResult => {
+  const declared = req.header("content-length")
+  if (declared !== undefined && Number(declared) > max) return { ok: false, error: payloadTooLarge(max) }
+  if (declared === "0") return { ok: true, value: undefined }
+  const contentType = req.header("content-type")
+  if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
+  return { ok: true, value }
 }
 
 /**

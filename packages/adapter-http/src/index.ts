@@ -1,5 +1,14 @@
-export { BASE_PATH, makeHandler, type HandlerOptions, type HttpRequest, type HttpResponse, type RequestLogEntry } from "./handler.ts"
-export { nodeListener, serve, type RunningServer, type ServeOptions } from "./node-server.ts"
+export {
+  BASE_PATH,
+  makeHandler,
+  type HandlerOptions,
+  type HttpRequest,
+  type HttpResponse,
+  type MountOptions,
+  type RequestLogEntry
+} from "./handler.ts"
+export { nodeListener, serve, type NodeListenerOptions, type RunningServer, type ServeOptions } from "./node-server.ts"
 export { toFetchHandler, type FetchHandlerOptions } from "./fetch-handler.ts"
+export { bodyParserErrors } from "./body-parser-errors.ts"
 export { routes, makeMatcher, type Route, type RouteContext } from "./routes.ts"
 export { startWebhookWorker, type WebhookWorker } from "./webhook-worker.ts"

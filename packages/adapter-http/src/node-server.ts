@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Engine } from "@tessera/core"
-import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions, type HttpRequest, makeHandler } from "./handler.ts"
+import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions, type HttpRequest, makeHandler, type MountOptions } from "./handler.ts"
 
 export interface ServeOptions extends HandlerOptions {
   readonly engine: Engine
@@ -20,18 +20,35 @@ export interface RunningServer {
 
 const EMPTY = new Uint8Array(0)
 
+export type NodeListenerOptions = MountOptions
+
+/**
+ * The body of a request whose stream a host framework already read: what it left on `req.body`
+ * (bytes from express.raw, a string from express.text, a parsed value from express.json or a
+ * hand-over), or `"consumed"` when it left nothing.
+ */
+const handedOver = (body: unknown): HttpRequest["body"] => {
+  if (body === undefined) return "consumed"
+  if (body instanceof Uint8Array) return body
+  if (typeof body === "string") return Buffer.from(body, "utf8")
+  return { parsed: body }
+}
+
 /**
  * A thin `node:http` adapter: the request is read here, then one core program runs per request
  * (synchronously when the store is synchronous). See README, "Why a thin node:http adapter".
+ * Mounted in a framework, it takes the body the framework already read from `req.body`.
  */
-export const nodeListener = (engine: Engine, options: HandlerOptions = {}) => {
+export const nodeListener = (engine: Engine, options: NodeListenerOptions = {}) => {
   const handle = makeHandler(engine, options)
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  return (req: IncomingMessage, res: ServerResponse): void => {
-    const finish = (body: Uint8Array | "too-large") => {
+  const prefix = options.prefix ?? ""
+  return (req: IncomingMessage & { readonly body?: unknown }, res: ServerResponse): void => {
+    const finish = (body: HttpRequest["body"]) => {
+      const url = req.url ?? "/"
       const request: HttpRequest = {
         method: req.method ?? "GET",
-        url: req.url ?? "/",
+        url: prefix !== "" && url.startsWith(prefix) ? url.slice(prefix.length) : url,
         header: (name) => {
           const v = req.headers[name]
           return Array.isArray(v) ? v.join(", ") : v
@@ -46,6 +63,9 @@ export const nodeListener = (engine: Engine, options: HandlerOptions = {}) => {
         res.end(r.body)
       })
     }
+    // Decided by the stream, not by req.body: Express 4 sets `req.body = {}` on requests its
+    // parser skipped, whose stream is still unread.
+    if (!req.readable || req.readableDidRead) return finish(handedOver(req.body))
     const declared = Number(req.headers["content-length"] ?? "0")
     if (declared > max) {
       req.resume()
