@@ -3,3 +3,5 @@ export { nodeListener, serve, type RunningServer, type ServeOptions } from "./no
 export { toFetchHandler, type FetchHandlerOptions } from "./fetch-handler.ts"
 export { routes, makeMatcher, type Route, type RouteContext } from "./routes.ts"
 export { startWebhookWorker, type WebhookWorker } from "./webhook-worker.ts"
+export { deviations, type Deviations } from "./openapi/deviations.ts"
+export { referenceFacts, type JsonSchema, type OperationFacts, type ReferenceFacts } from "./openapi/reference-facts.ts"
