@@ -16,6 +16,7 @@ import {
   UnsupportedMediaType
 } from "@tessera/core"
 import { makeMatcher, type Route, routes } from "./routes.ts"
+import { openApiDocument } from "./openapi/document.ts"
 
 export const BASE_PATH = "/2025-10-13"
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -162,6 +163,8 @@ const readParsed = (req: HttpRequest, value: unknown, max: number): BodyResult =
  */
 export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   const match = makeMatcher(routes)
+  // Built at the first request for it (tens of milliseconds a server need not spend at start), then kept.
+  let openapi: string | undefined
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const log = options.log
 
@@ -199,6 +202,9 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       }
     }
     const notFound = () => errorResponse(new NotFound({ message: `No route for ${req.method} ${path}`, details: {} }))
+    // The served OpenAPI document, outside the version prefix and without credentials.
+    if (path === "/openapi.json" && req.method === "GET")
+      return done({ status: 200, headers: jsonHeaders(), body: (openapi ??= JSON.stringify(openApiDocument(routes, BASE_PATH))) })
     if (!path.startsWith(BASE_PATH + "/")) return done(notFound())
     const segments = decodeSegments(path.slice(BASE_PATH.length))
     if (segments === undefined) return done(notFound())

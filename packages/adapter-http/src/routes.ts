@@ -1,9 +1,13 @@
-import type { Effect } from "effect"
+import { type Effect, Schema } from "effect"
 import {
+  BusinessCreate,
+  BusinessUpdate,
   createCustomer,
   deleteCustomer,
   type EngineServices,
   getCustomer,
+  IndividualCreate,
+  IndividualUpdate,
   listCustomerInternalAccounts,
   listCustomers,
   listPlatformInternalAccounts,
@@ -28,30 +32,59 @@ export interface Route {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT"
   /** Path under the versioned base, with `{param}` segments, as in the reference OpenAPI. */
   readonly path: string
-  /** The reference's operationId, so the response checker can find the operation. */
+  /** The reference's operationId (Tessera's own start with `tessera.`), as the served document lists it. */
   readonly operationId: string
   /** Status of a successful answer. */
   readonly status: number
+  /** One line in Tessera's words, published in the served OpenAPI document. */
+  readonly summary: string
+  /** The schema the operation decodes its JSON body with, published as its request body. */
+  readonly body?: Schema.Schema.Any
   readonly handle: (ctx: RouteContext) => Effect.Effect<unknown, unknown, EngineServices>
 }
 
 /** The one route table. Every path here is served under `/2025-10-13`. */
 export const routes: ReadonlyArray<Route> = [
-  { method: "POST", path: "/customers", operationId: "createCustomer", status: 201, handle: (c) => createCustomer(c.platform, c.body) },
-  { method: "GET", path: "/customers", operationId: "listCustomers", status: 200, handle: (c) => listCustomers(c.platform, c.query) },
+  {
+    method: "POST",
+    path: "/customers",
+    operationId: "createCustomer",
+    status: 201,
+    summary: "Create an individual or business customer with its embedded wallet, and the wallet's email OTP credential when it has an email",
+    body: Schema.Union(IndividualCreate, BusinessCreate),
+    handle: (c) => createCustomer(c.platform, c.body)
+  },
+  {
+    method: "GET",
+    path: "/customers",
+    operationId: "listCustomers",
+    status: 200,
+    summary: "List the platform's customers in creation order, filtered and paged by cursor",
+    handle: (c) => listCustomers(c.platform, c.query)
+  },
   {
     method: "GET",
     path: "/customers/internal-accounts",
     operationId: "listCustomerInternalAccounts",
     status: 200,
+    summary: "List the internal accounts of the platform's customers",
     handle: (c) => listCustomerInternalAccounts(c.platform, c.query)
   },
-  { method: "GET", path: "/customers/{customerId}", operationId: "getCustomerById", status: 200, handle: (c) => getCustomer(c.platform, c.params["customerId"]!) },
+  {
+    method: "GET",
+    path: "/customers/{customerId}",
+    operationId: "getCustomerById",
+    status: 200,
+    summary: "Read one customer",
+    handle: (c) => getCustomer(c.platform, c.params["customerId"]!)
+  },
   {
     method: "PATCH",
     path: "/customers/{customerId}",
     operationId: "updateCustomerById",
     status: 200,
+    summary: "Change a customer's fields; a new email that a wallet credential is tied to takes a signed retry",
+    body: Schema.Union(IndividualUpdate, BusinessUpdate),
     handle: (c) => updateCustomer(c.platform, c.params["customerId"]!, c.body, walletHeaders(c.header))
   },
   {
@@ -59,6 +92,7 @@ export const routes: ReadonlyArray<Route> = [
     path: "/customers/{customerId}",
     operationId: "deleteCustomerById",
     status: 200,
+    summary: "Delete a customer; the answer is the customer as it was",
     handle: (c) => deleteCustomer(c.platform, c.params["customerId"]!)
   },
   {
@@ -66,6 +100,7 @@ export const routes: ReadonlyArray<Route> = [
     path: "/platform/internal-accounts",
     operationId: "listPlatformInternalAccounts",
     status: 200,
+    summary: "List the platform's own internal accounts",
     handle: (c) => listPlatformInternalAccounts(c.platform, c.query)
   },
   ...walletRoutes,

@@ -14,12 +14,21 @@ const clockState = Effect.gen(function* () {
 
 /** Sandbox controls of time (DECISIONS #20). Not in the reference API: Tessera's own. */
 export const clockRoutes: ReadonlyArray<Route> = [
-  { method: "GET", path: "/sandbox/clock", operationId: "tessera.getClock", status: 200, handle: () => clockState },
+  {
+    method: "GET",
+    path: "/sandbox/clock",
+    operationId: "tessera.getClock",
+    status: 200,
+    summary: "Sandbox: the server's current time and whether its clock is real or virtual",
+    handle: () => clockState
+  },
   {
     method: "POST",
     path: "/sandbox/clock/advance",
     operationId: "tessera.advanceClock",
     status: 200,
+    summary: "Sandbox: move a virtual clock forward, so expiries and webhook retries come due",
+    body: AdvanceBody,
     handle: (c) =>
       Effect.gen(function* () {
         const { seconds } = yield* decodeAdvance(c.body)

@@ -21,7 +21,7 @@ const SCA_COUNTRIES = new Set(
   "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE IS LI NO".split(" ")
 )
 
-const ConfirmBody = Schema.Struct({
+export const TrustConfirmBody = Schema.Struct({
   challengeId: optional(Schema.NullOr(Schema.String)),
   code: optional(Schema.NullOr(Schema.String)),
   passkeyAssertion: optional(Schema.NullOr(Schema.Unknown)),
@@ -65,7 +65,7 @@ export const startTrustChange = (platform: PlatformRecord, id: string, trust: bo
 /** POST …/trust/confirm and …/untrust/confirm: the SCA proof (sandbox code 123456) → `{trusted}`. */
 export const confirmTrustChange = (platform: PlatformRecord, id: string, body: unknown, trust: boolean) =>
   Effect.gen(function* () {
-    const input = decodeBody(ConfirmBody)(body)
+    const input = decodeBody(TrustConfirmBody)(body)
     if (Either.isLeft(input)) return yield* input.left
     const { code, challengeId } = input.right
     if (typeof code !== "string")

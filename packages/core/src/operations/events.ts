@@ -4,7 +4,7 @@ import type { PlatformRecord } from "../domain/platform.ts"
 import { Outbox, type OutboxEvent } from "../ports/notifier.ts"
 import { listPage, pageParams } from "./listing.ts"
 
-const EventsQuery = Schema.Struct({ type: optional(Schema.String), resourceId: optional(Schema.String), ...pageParams })
+export const EventsQuery = Schema.Struct({ type: optional(Schema.String), resourceId: optional(Schema.String), ...pageParams })
 
 /** The webhook envelope of an outbox event, with Tessera's delivery bookkeeping beside it. */
 export const eventView = (e: OutboxEvent) => ({

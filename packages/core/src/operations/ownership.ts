@@ -28,9 +28,9 @@ export const saveAccount = (platform: PlatformRecord, before: ExternalAccountRec
 
 const conflict = (reason: string, message: string) => new Conflict({ message, details: { reason } })
 
-const ChallengeBody = Schema.Struct({ method: Schema.Literal("WALLET_SIGNATURE", "LIVENESS") })
-const VerifyBody = Schema.Struct({ signature: NonEmpty(4096), signatureScheme: optional(Schema.Literal("bip137", "electrum")) })
-const decodeVerify = decodeBody(VerifyBody)
+export const OwnershipChallengeBody = Schema.Struct({ method: Schema.Literal("WALLET_SIGNATURE", "LIVENESS") })
+export const OwnershipVerifyBody = Schema.Struct({ signature: NonEmpty(4096), signatureScheme: optional(Schema.Literal("bip137", "electrum")) })
+const decodeVerify = decodeBody(OwnershipVerifyBody)
 
 /** DECISIONS #12: readable, unique, names the account; one line per fact, no surrounding space. */
 const messageFor = (account: ExternalAccountRecord, nonce: string, expiresAtMs: number) =>
@@ -49,7 +49,7 @@ const messageFor = (account: ExternalAccountRecord, nonce: string, expiresAtMs: 
  */
 export const startOwnershipChallenge = (platform: PlatformRecord, id: string, body: unknown, route: ExternalAccountRoute) =>
   Effect.gen(function* () {
-    const input = decodeBody(ChallengeBody)(body)
+    const input = decodeBody(OwnershipChallengeBody)(body)
     if (Either.isLeft(input)) return yield* input.left
     const method: OwnershipMethod = input.right.method
     return yield* (yield* Store).transaction(
@@ -124,7 +124,7 @@ export const verifyOwnership = (platform: PlatformRecord, id: string, body: unkn
     return externalAccountView(outcome.account)
   })
 
-const LivenessBody = Schema.Struct({ outcome: Schema.Literal("PASSED", "FAILED") })
+export const LivenessBody = Schema.Struct({ outcome: Schema.Literal("PASSED", "FAILED") })
 
 /** Sandbox (DECISIONS #15): decides an outstanding LIVENESS challenge; the event carries the result. */
 export const decideLiveness = (platform: PlatformRecord, id: string, body: unknown) =>

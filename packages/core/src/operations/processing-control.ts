@@ -5,7 +5,7 @@ import { decodeBody } from "../domain/wallet-inputs.ts"
 import { Store } from "../ports/store.ts"
 import { loadWallet } from "./wallet-context.ts"
 
-const HoldBody = Schema.Struct({
+export const ProcessingHoldBody = Schema.Struct({
   operations: Schema.Int.pipe(Schema.between(0, 1000)),
   seconds: Schema.Number.pipe(Schema.finite(), Schema.between(0, 86_400))
 })
@@ -17,7 +17,7 @@ const HoldBody = Schema.Struct({
  */
 export const setProcessingHold = (platform: PlatformRecord, accountId: string | undefined, body: unknown) =>
   Effect.gen(function* () {
-    const input = decodeBody(HoldBody)(body)
+    const input = decodeBody(ProcessingHoldBody)(body)
     if (Either.isLeft(input)) return yield* input.left
     const id = accountId === undefined ? "platform" : (yield* loadWallet(platform, accountId)).id
     const control = { id, remaining: input.right.operations, holdMs: Math.round(input.right.seconds * 1000) }

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import references from "./reference-schemas.json" with { type: "json" }
+import { referenceSchemaData } from "./reference-schemas.ts"
 
 /**
  * Compiles the reference's JSON Schemas for external accounts (extracted by
@@ -23,7 +23,7 @@ type Json = {
   readonly discriminator?: { readonly propertyName: string }
 }
 
-const defs = references as unknown as Readonly<Record<string, Json>>
+const defs = referenceSchemaData as unknown as Readonly<Record<string, Json>>
 export const referenceSchemas = defs
 
 const deref = (j: Json): Json => (j.$ref === undefined ? j : deref(defs[j.$ref.replace("#/components/schemas/", "")]!))

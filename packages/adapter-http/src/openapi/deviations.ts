@@ -1,0 +1,43 @@
+/**
+ * Where Tessera's HTTP API deliberately differs from the reference OpenAPI (lightsparkdev/grid-api
+ * 2025-10-13), stated once: the served document (`GET /openapi.json`) publishes them, and the
+ * test suite's response checker allows exactly these and nothing else.
+ */
+export interface Deviations {
+  /** Error codes of the HTTP layer (DECISIONS #8), with their status: outside the reference's per-status enums. */
+  readonly httpLayerCodes: ReadonlyMap<string, number>
+  /** Statuses any operation may answer, because they come from the HTTP layer or from authentication. */
+  readonly anyOperationStatuses: ReadonlySet<number>
+  /** Prefix of Tessera's own operations (sandbox controls), absent from the reference. */
+  readonly ownOperationPrefix: string
+  /**
+   * Signed-retry operations that may answer 200 `{status: "PROCESSING", message?}`: in the spec
+   * ("Still-processing handling"), but only on an unmerged branch of the reference.
+   */
+  readonly processingOperations: ReadonlySet<string>
+  /** Headers the spec renames, reference name → Tessera's: the reference's name is accepted as an alias (DECISIONS #2). */
+  readonly headerNames: Readonly<Record<string, string>>
+}
+
+export const deviations: Deviations = {
+  httpLayerCodes: new Map([
+    ["NOT_FOUND", 404],
+    ["METHOD_NOT_ALLOWED", 405],
+    ["PAYLOAD_TOO_LARGE", 413],
+    ["UNSUPPORTED_MEDIA_TYPE", 415]
+  ]),
+  anyOperationStatuses: new Set([401, 404, 405, 413, 415]),
+  ownOperationPrefix: "tessera.",
+  processingOperations: new Set([
+    "createAuthCredential",
+    "revokeAuthCredential",
+    "challengeAuthCredential",
+    "verifyAuthCredential",
+    "revokeAuthSession",
+    "refreshAuthSession",
+    "exportInternalAccount",
+    "updateInternalAccount",
+    "updateCustomerById"
+  ]),
+  headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
+}
