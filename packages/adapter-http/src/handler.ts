@@ -15,6 +15,7 @@ import {
   UnsupportedMediaType
 } from "@tessera/core"
 import { makeMatcher, type Route, routes } from "./routes.ts"
+import { health } from "./health.ts"
 
 export const BASE_PATH = "/2025-10-13"
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -51,6 +52,11 @@ export interface HandlerOptions {
   /** Structured request log sink; receives no header, body or query (they may hold secrets). */
   readonly log?: (entry: RequestLogEntry) => void
 }
+
+/** Unauthenticated operator endpoints outside the version prefix, by exact method and path. */
+const operatorRoutes = new Map<string, (engine: Engine, respond: (res: HttpResponse) => void) => void>([
+  ["GET /health", health(BASE_PATH.slice(1))]
+])
 
 const JSON_TYPE = "application/json; charset=utf-8"
 // A fresh literal per response: transports add headers (content-length), and on Node 20 adding
@@ -162,6 +168,8 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       }
     }
     const notFound = () => errorResponse(new NotFound({ message: `No route for ${req.method} ${path}`, details: {} }))
+    const operator = operatorRoutes.get(`${req.method} ${path}`)
+    if (operator !== undefined) return operator(engine, (res) => done(res, { route: path }))
     if (!path.startsWith(BASE_PATH + "/")) return done(notFound())
     const segments = decodeSegments(path.slice(BASE_PATH.length))
     if (segments === undefined) return done(notFound())
