@@ -1,5 +1,5 @@
 import { Clock, Effect, Schema } from "effect"
-import { decodeInput, rfc3339, TimeControl } from "@tessera/core"
+import { decodeInput, exportPlatformState, importPlatformState, resetPlatform, rfc3339, TimeControl } from "@tessera/core"
 import type { Route } from "./routes.ts"
 
 const AdvanceBody = Schema.Struct({
@@ -28,4 +28,15 @@ export const clockRoutes: ReadonlyArray<Route> = [
         return yield* clockState
       })
   }
+]
+
+/**
+ * The platform's sandbox state (README, "Sandbox state"): reset, export, import. An import is
+ * a request body like any other, so the 1 MiB cap applies (413); bigger documents go through
+ * the engine API (`importPlatformState`) or the CLI.
+ */
+export const stateRoutes: ReadonlyArray<Route> = [
+  { method: "POST", path: "/sandbox/reset", operationId: "tessera.resetSandbox", status: 200, handle: (c) => resetPlatform(c.platform) },
+  { method: "GET", path: "/sandbox/state", operationId: "tessera.exportSandboxState", status: 200, handle: (c) => exportPlatformState(c.platform) },
+  { method: "PUT", path: "/sandbox/state", operationId: "tessera.importSandboxState", status: 200, handle: (c) => importPlatformState(c.platform, c.body) }
 ]
