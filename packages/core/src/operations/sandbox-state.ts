@@ -20,7 +20,9 @@ const platformScoped: ReadonlyArray<Collection<any>> = [...stateCollections.map(
 /** Plain JSON, so the engine API behaves as HTTP does and no caller shares objects with a store. */
 const asJson = <A>(value: A): Either.Either<A, unknown> => {
   try {
-    return Either.right(JSON.parse(JSON.stringify(value)) as A)
+    // undefined (and a function) have no JSON text: left for the document check to refuse.
+    const text = JSON.stringify(value) as string | undefined
+    return Either.right((text === undefined ? undefined : JSON.parse(text)) as A)
   } catch (e) {
     return Either.left(e)
   }
