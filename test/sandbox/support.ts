@@ -63,7 +63,7 @@ export const exportState = async (t: TestServer) => {
 }
 
 /** The document without its export time, which is all that may differ between two exports. */
-export const content = (doc: { readonly exportedAt?: string }) => {
+export const content = <D extends { readonly exportedAt?: string }>(doc: D): Omit<D, "exportedAt"> => {
   const { exportedAt: _at, ...rest } = doc
   return rest
 }
