@@ -15,6 +15,9 @@ const Docs = collection<Doc>()("contractDocs", (d) => d.id, {
   tag: (d) => d.tags
 })
 
+/** A second collection, to show `clear` stays within one collection. */
+const Notes = collection<Doc>()("contractNotes", (d) => d.id, { owner: (d) => d.owner })
+
 const doc = (id: string, owner = "o1", n = 0, tags: ReadonlyArray<string> = []): Doc => ({ id, owner, tags, n })
 
 /**
@@ -181,6 +184,60 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store>)
           expect((yield* s.list(Docs, "p3", { limit: 10 })).totalCount).toBe(0)
           yield* s.remove(Docs, "p2", "a")
           expect(Option.isSome(yield* s.get(Docs, "p1", "a"))).toBe(true)
+        })
+      )
+    )
+
+    it.effect("clear empties one collection of one scope, indexes included, and nothing else", () =>
+      run(
+        Effect.gen(function* () {
+          const s = yield* Store
+          for (const id of ["a", "b", "c"]) yield* s.put(Docs, "p1", doc(id, "o1", 0, ["t"]))
+          yield* s.put(Docs, "p2", doc("a", "o1", 0, ["t"]))
+          yield* s.put(Notes, "p1", doc("n", "o1"))
+          expect(yield* s.clear(Docs, "p1")).toBe(3)
+          expect(yield* s.clear(Docs, "p1")).toBe(0)
+          expect(Option.isNone(yield* s.get(Docs, "p1", "a"))).toBe(true)
+          expect(yield* s.findBy(Docs, "p1", "owner", "o1")).toEqual([])
+          expect(yield* s.findBy(Docs, "p1", "tag", "t")).toEqual([])
+          expect((yield* s.list(Docs, "p1", { limit: 10 })).totalCount).toBe(0)
+          expect((yield* s.findBy(Docs, "p2", "tag", "t")).map((d) => d.id)).toEqual(["a"])
+          expect((yield* s.findBy(Notes, "p1", "owner", "o1")).map((d) => d.id)).toEqual(["n"])
+          // A cleared collection takes new records, listed after nothing, indexed afresh.
+          yield* s.put(Docs, "p1", doc("b", "o2"))
+          yield* s.put(Docs, "p1", doc("a", "o2"))
+          expect((yield* s.list(Docs, "p1", { limit: 10 })).items.map((d) => d.id)).toEqual(["b", "a"])
+          expect((yield* s.findBy(Docs, "p1", "owner", "o2")).map((d) => d.id)).toEqual(["b", "a"])
+        })
+      )
+    )
+
+    it.effect("a clear rolls back with its transaction: records, order and indexes come back", () =>
+      run(
+        Effect.gen(function* () {
+          const s = yield* Store
+          for (const id of ["c", "a", "b"]) yield* s.put(Docs, "p1", doc(id, "o1", 1, ["t"]))
+          // Read once so a read cache (SQLite) holds the record the clear removes.
+          expect(Option.isSome(yield* s.get(Docs, "p1", "a"))).toBe(true)
+          const exit = yield* Effect.exit(
+            s.transaction(
+              Effect.gen(function* () {
+                yield* s.clear(Docs, "p1")
+                yield* s.put(Docs, "p1", doc("a", "o9"))
+                yield* s.put(Docs, "p1", doc("z", "o9"))
+                expect((yield* s.list(Docs, "p1", { limit: 10 })).items.map((d) => d.id)).toEqual(["a", "z"])
+                return yield* Effect.fail("boom" as const)
+              })
+            )
+          )
+          expect(Exit.isFailure(exit)).toBe(true)
+          expect((yield* s.list(Docs, "p1", { limit: 10 })).items.map((d) => d.id)).toEqual(["c", "a", "b"])
+          expect(yield* s.get(Docs, "p1", "a")).toEqual(Option.some(doc("a", "o1", 1, ["t"])))
+          expect((yield* s.findBy(Docs, "p1", "tag", "t")).map((d) => d.id)).toEqual(["c", "a", "b"])
+          expect(yield* s.findBy(Docs, "p1", "owner", "o9")).toEqual([])
+          // And a committed clear stays cleared, the read cache included.
+          yield* s.transaction(s.clear(Docs, "p1"))
+          expect(Option.isNone(yield* s.get(Docs, "p1", "a"))).toBe(true)
         })
       )
     )

@@ -17,6 +17,7 @@ import {
 } from "@tessera/core"
 import { makeMatcher, type Route, routes } from "./routes.ts"
 import { openApiDocument } from "./openapi/document.ts"
+import { health } from "./health.ts"
 
 export const BASE_PATH = "/2025-10-13"
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -63,6 +64,18 @@ export interface MountOptions extends HandlerOptions {
   /** A path prefix the host mounts Tessera under (e.g. `/tessera`), stripped before routing. */
   readonly prefix?: string
 }
+
+// The served OpenAPI document: built at the first request for it (tens of milliseconds a server
+// need not spend at start), then kept; it depends only on the route table.
+let openapi: string | undefined
+const servedOpenApi = (_engine: Engine, respond: (res: HttpResponse) => void) =>
+  respond({ status: 200, headers: jsonHeaders(), body: (openapi ??= JSON.stringify(openApiDocument(routes, BASE_PATH))) })
+
+/** Unauthenticated operator endpoints outside the version prefix, by exact method and path. */
+const operatorRoutes = new Map<string, (engine: Engine, respond: (res: HttpResponse) => void) => void>([
+  ["GET /health", health(BASE_PATH.slice(1))],
+  ["GET /openapi.json", servedOpenApi]
+])
 
 const JSON_TYPE = "application/json; charset=utf-8"
 // A fresh literal per response: transports add headers (content-length), and on Node 20 adding
@@ -163,8 +176,6 @@ const readParsed = (req: HttpRequest, value: unknown, max: number): BodyResult =
  */
 export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   const match = makeMatcher(routes)
-  // Built at the first request for it (tens of milliseconds a server need not spend at start), then kept.
-  let openapi: string | undefined
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const log = options.log
 
@@ -202,9 +213,8 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       }
     }
     const notFound = () => errorResponse(new NotFound({ message: `No route for ${req.method} ${path}`, details: {} }))
-    // The served OpenAPI document, outside the version prefix and without credentials.
-    if (path === "/openapi.json" && req.method === "GET")
-      return done({ status: 200, headers: jsonHeaders(), body: (openapi ??= JSON.stringify(openApiDocument(routes, BASE_PATH))) })
+    const operator = operatorRoutes.get(`${req.method} ${path}`)
+    if (operator !== undefined) return operator(engine, (res) => done(res, { route: path }))
     if (!path.startsWith(BASE_PATH + "/")) return done(notFound())
     const segments = decodeSegments(path.slice(BASE_PATH.length))
     if (segments === undefined) return done(notFound())

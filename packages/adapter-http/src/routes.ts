@@ -15,7 +15,7 @@ import {
   updateCustomer,
   walletHeaders
 } from "@tessera/core"
-import { clockRoutes } from "./sandbox-routes.ts"
+import { clockRoutes, stateRoutes } from "./sandbox-routes.ts"
 import { walletRoutes } from "./wallet-routes.ts"
 import { externalAccountRoutes } from "./external-account-routes.ts"
 
@@ -105,7 +105,8 @@ export const routes: ReadonlyArray<Route> = [
   },
   ...walletRoutes,
   ...externalAccountRoutes,
-  ...clockRoutes
+  ...clockRoutes,
+  ...stateRoutes
 ]
 
 interface Compiled {

@@ -96,6 +96,7 @@ export class MemoryStoreHandle {
       remove: (c, scope, id) => write(() => this.remove(c, scope, id)),
       findBy: (c, scope, index, value) => Effect.sync(() => this.findBy(c, scope, index, value)),
       list: (c, scope, q) => Effect.sync(() => this.list(c, scope, q)),
+      clear: (c, scope) => write(() => this.clear(c, scope)),
       transaction: tx
     }
   }
@@ -189,6 +190,16 @@ export class MemoryStoreHandle {
       this.setIndexes(c, s, id, undefined, prev.value as A)
     })
     return true
+  }
+
+  private clear<A>(c: Collection<A>, scope: string): number {
+    const byScope = this.world.shelves.get(c.name)
+    const s = byScope?.get(scope)
+    if (byScope === undefined || s === undefined) return 0
+    // The shelf goes whole (rows and indexes), so undo puts the same shelf back.
+    byScope.delete(scope)
+    this.undo?.push(() => void byScope.set(scope, s))
+    return s.rows.size
   }
 
   /** Rows holding an index key, in listing order. */

@@ -41,4 +41,8 @@ export class RecordCache {
   forget(key: string): void {
     this.entries.delete(key)
   }
+
+  clear(): void {
+    this.entries.clear()
+  }
 }

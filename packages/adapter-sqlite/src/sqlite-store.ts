@@ -92,6 +92,8 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
        CROSS JOIN records r ON r.collection = i.collection AND r.scope = i.scope AND r.id = i.id
        WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? ORDER BY r.seq`
     ),
+    clearIndex: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ?"),
+    clear: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ?"),
     scan: db.prepare<[string, string], RecordRow>(
       "SELECT seq, data FROM records WHERE collection = ? AND scope = ? ORDER BY seq"
     )
@@ -172,6 +174,13 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
     findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>
       Effect.sync(() => q.findBy.all(c.name, scope, index, value).map((r) => JSON.parse(r.data) as A)),
     list: (c, scope, query) => Effect.sync(() => list(c, scope, query)),
+    clear: (c, scope) =>
+      write(() => {
+        // Every cached record of the scope goes; dropping the whole cache is simpler and rare.
+        cache.clear()
+        q.clearIndex.run(c.name, scope)
+        return q.clear.run(c.name, scope).changes
+      }),
     transaction: tx
   }
 }

@@ -22,6 +22,7 @@ import {
 } from "./operations/external-accounts.ts"
 import { startOwnershipChallenge, verifyOwnership } from "./operations/ownership.ts"
 import { listEvents } from "./operations/events.ts"
+import { exportPlatformState, importPlatformState, resetPlatform } from "./operations/sandbox-state.ts"
 import type { SignedHeaders } from "./signed-retry/signed-retry.ts"
 
 const NO_HEADERS: SignedHeaders = { signature: undefined, requestId: undefined }
@@ -137,7 +138,13 @@ export class Engine {
         verify: (id: string, body: unknown, route: ExternalAccountRoute = "customers") => this.run(verifyOwnership(platform, id, body, route)),
         delete: (id: string, route: ExternalAccountRoute = "customers") => this.run(deleteExternalAccount(platform, id, route))
       },
-      events: { list: (query: Record<string, string> = {}) => this.run(listEvents(platform, query)) }
+      events: { list: (query: Record<string, string> = {}) => this.run(listEvents(platform, query)) },
+      // The platform's whole data as one document, its replacement by one, and a reset (README, "Sandbox state").
+      sandbox: {
+        exportState: () => this.run(exportPlatformState(platform)),
+        importState: (document: unknown) => this.run(importPlatformState(platform, document)),
+        reset: () => this.run(resetPlatform(platform))
+      }
     }
   }
 

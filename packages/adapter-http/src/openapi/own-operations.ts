@@ -59,7 +59,20 @@ const WebhookPublicKey = Schema.Struct({
   publicKeyPem: Schema.String.annotations({ description: "SPKI, PEM" })
 }).annotations({ identifier: "WebhookPublicKey" })
 
+const Counts = Schema.Record({ key: Schema.String, value: Schema.Int }).annotations({ description: "Records per collection" })
+
+/** The platform's state as `GET /sandbox/state` writes it and `PUT /sandbox/state` reads it. */
+export const StateDocument = Schema.Struct({
+  format: Schema.Literal("tessera.state"),
+  version: Schema.Literal(1),
+  exportedAt: optional(DateTime),
+  collections: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
+}).annotations({ identifier: "StateDocument" })
+
 export const ownOperations: Readonly<Record<string, OwnOperation>> = {
+  "tessera.resetSandbox": { response: Schema.Struct({ removed: Counts }).annotations({ identifier: "SandboxReset" }) },
+  "tessera.exportSandboxState": { response: StateDocument },
+  "tessera.importSandboxState": { response: Schema.Struct({ imported: Counts }).annotations({ identifier: "SandboxImport" }) },
   "tessera.holdAccountOperations": { response: ProcessingHold },
   "tessera.holdPlatformOperations": { response: ProcessingHold },
   "tessera.decideLiveness": { response: { sameAs: "getCustomerExternalAccountById" } },

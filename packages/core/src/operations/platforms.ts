@@ -49,19 +49,23 @@ export const ensurePlatform = (input: PlatformInput) =>
         }
         const platform: PlatformRecord = input.webhookUrl === undefined ? base : { ...base, webhookUrl: input.webhookUrl }
         yield* store.put(Platforms, SERVER_SCOPE, platform)
-        yield* store.put(
-          InternalAccounts,
-          platform.id,
-          newInternalAccount({
-            id: makeId("InternalAccount", yield* ids.uuid),
-            type: "INTERNAL_FIAT",
-            currency: currencies["USD"]!,
-            now
-          })
-        )
+        yield* provisionPlatformAccounts(platform.id, now)
         return platform
       })
     )
+  })
+
+/** What every new platform holds: its own USD account (also after a sandbox reset). */
+export const provisionPlatformAccounts = (platformId: string, now: string) =>
+  Effect.gen(function* () {
+    const account = newInternalAccount({
+      id: makeId("InternalAccount", yield* (yield* Ids).uuid),
+      type: "INTERNAL_FIAT",
+      currency: currencies["USD"]!,
+      now
+    })
+    yield* (yield* Store).put(InternalAccounts, platformId, account)
+    return account
   })
 
 /**

@@ -65,6 +65,11 @@ export interface StoreService {
   /** Records in insertion order, paged. */
   readonly list: <A>(c: Collection<A>, scope: string, query: ListQuery<A>) => Effect.Effect<Page<A>>
   /**
+   * Removes every record of the collection in this scope, index entries included, and answers
+   * how many there were (a sandbox reset or import replaces a platform's data in one go).
+   */
+  readonly clear: <A>(c: Collection<A>, scope: string) => Effect.Effect<number>
+  /**
    * Runs `self` as one atomic unit: every write inside commits together, or none does when it
    * fails, dies or is interrupted. Write transactions are serialised; a transaction nested in
    * another joins it.

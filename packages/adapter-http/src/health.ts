@@ -1,0 +1,23 @@
+import { Cause, Exit } from "effect"
+import { type Engine, healthCheck } from "@tessera/core"
+import type { HttpResponse } from "./handler.ts"
+
+const headers = (): Record<string, string> => ({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+
+/**
+ * `GET /health`, unauthenticated and outside the version prefix, for load balancers and
+ * orchestrators: 200 `{status: "ok", apiVersion, store, clock}`, or 503 with the error envelope
+ * when the store does not answer.
+ */
+export const health =
+  (apiVersion: string) =>
+  (engine: Engine, respond: (res: HttpResponse) => void): void =>
+    engine.runReport(healthCheck, (exit) => {
+      if (Exit.isSuccess(exit)) {
+        const { status, ...rest } = exit.value
+        return respond({ status: 200, headers: headers(), body: JSON.stringify({ status, apiVersion, ...rest }) })
+      }
+      console.error(JSON.stringify({ level: "error", msg: "health check failed", cause: Cause.pretty(exit.cause) }))
+      const envelope = { status: 503, code: "SERVICE_UNAVAILABLE", message: "The store is not answering", details: {} }
+      return respond({ status: 503, headers: headers(), body: JSON.stringify(envelope) })
+    })
