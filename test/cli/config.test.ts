@@ -80,7 +80,8 @@ const validValue: Record<keyof ServeFlags, fc.Arbitrary<string>> = {
   db: fc.oneof(fc.constant(":memory:"), fc.string({ minLength: 1 }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s))),
   clock: fc.constantFrom("real", "virtual"),
   webhookUrl: fc.webUrl(),
-  clientId: fc.string({ minLength: 1 }).filter((s) => !s.includes(":") && !/[\u0000-\u001f\u007f]/.test(s))
+  clientId: fc.string({ minLength: 1 }).filter((s) => !s.includes(":") && !/[\u0000-\u001f\u007f]/.test(s)),
+  seedFile: fc.string({ minLength: 1 }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s))
 }
 
 const expected = (key: keyof ServeFlags, value: string): unknown => (key === "port" ? Number(value) : value)

@@ -38,6 +38,7 @@ export const bannerText = (config: ServerConfig, server: RunningServer, secretFr
     `Tessera sandbox listening on ${server.url}`,
     `  store:         ${config.db === ":memory:" ? "memory (lost on exit)" : `SQLite ${config.db}`}`,
     `  clock:         ${config.clock}`,
+    ...(config.seedFile === undefined ? [] : [`  seeded from:   ${config.seedFile}`]),
     `  client id:     ${config.clientId}`,
     `  client secret: ${secretFromEnv ? "(from TESSERA_CLIENT_SECRET)" : config.clientSecret}`,
     `  webhooks:      ${config.webhookUrl ?? "(none: set --webhook-url or TESSERA_WEBHOOK_URL)"}; signing key at ${url}/sandbox/webhooks/public-key`,

@@ -1,4 +1,4 @@
-import { type Engine, makeEngine } from "@tessera/core"
+import { type Engine, makeEngine, type PlatformRecord } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { type RunningServer, serve, startWebhookWorker, type WebhookWorker } from "@tessera/adapter-http"
@@ -7,6 +7,7 @@ import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
 import { DEBUG_VARIABLE, reportFailure } from "./failure-report.ts"
 import { databaseProblem, listenProblem } from "./startup-errors.ts"
+import { loadSeedFile } from "./seed-file.ts"
 import { serveUsage, topUsage } from "./usage.ts"
 import { packageVersion } from "./version.ts"
 
@@ -24,9 +25,10 @@ export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
   const store = config.db === ":memory:" ? MemoryStore.layer : SqliteStore.layer({ filename: config.db })
   let engine: Engine | undefined
+  let platform: PlatformRecord
   try {
     engine = makeEngine({ store, clock: config.clock })
-    await engine.platform({
+    platform = await engine.platform({
       clientId: config.clientId,
       clientSecret: config.clientSecret,
       name: "Sandbox platform",
@@ -35,6 +37,14 @@ export const startServer = async (config: ServerConfig) => {
   } catch (e) {
     await engine?.dispose().catch(() => undefined)
     throw databaseProblem(config.db, e) ?? e
+  }
+  if (config.seedFile !== undefined) {
+    try {
+      await loadSeedFile(engine, platform, config.seedFile)
+    } catch (e) {
+      await engine.dispose().catch(() => undefined)
+      throw e
+    }
   }
   let server: RunningServer
   try {

@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly clientSecret: string
   readonly clock: "real" | "virtual"
   readonly webhookUrl?: string
+  /** A state document to import into the sandbox platform at start (replacing its data). */
+  readonly seedFile?: string
   readonly log: boolean
 }
 
@@ -96,5 +98,10 @@ export const readConfig = (env: Record<string, string | undefined>, flags: Serve
     log: check(fromEnv(env, "TESSERA_LOG"), "on", '"on" or "off"', oneOf("on", "off")) === "on"
   }
   const webhookUrl = check(given(flags, env, "webhookUrl"), undefined, "an http:// or https:// URL", httpUrl)
-  return webhookUrl === undefined ? base : { ...base, webhookUrl }
+  const seedFile = check(given(flags, env, "seedFile"), undefined, "the path of a state document exported by GET /sandbox/state", nonEmpty)
+  return {
+    ...base,
+    ...(webhookUrl === undefined ? {} : { webhookUrl }),
+    ...(seedFile === undefined ? {} : { seedFile })
+  }
 }

@@ -9,6 +9,7 @@ export interface ServeFlags {
   readonly clock?: string
   readonly webhookUrl?: string
   readonly clientId?: string
+  readonly seedFile?: string
 }
 
 export interface ServeOption {
@@ -32,7 +33,14 @@ export const SERVE_OPTIONS: ReadonlyArray<ServeOption> = [
   { flag: "db", key: "db", env: "TESSERA_DB", placeholder: "<file>", help: `SQLite file (default ${DEFAULT_DB}); :memory: keeps data in memory only` },
   { flag: "clock", key: "clock", env: "TESSERA_CLOCK", placeholder: "<mode>", help: "real (default) or virtual (enables POST /sandbox/clock/advance)" },
   { flag: "webhook-url", key: "webhookUrl", env: "TESSERA_WEBHOOK_URL", placeholder: "<url>", help: "http(s) URL for the sandbox platform's webhooks (default none)" },
-  { flag: "client-id", key: "clientId", env: "TESSERA_CLIENT_ID", placeholder: "<id>", help: `Basic-auth client id of the sandbox platform (default ${DEFAULT_CLIENT_ID})` }
+  { flag: "client-id", key: "clientId", env: "TESSERA_CLIENT_ID", placeholder: "<id>", help: `Basic-auth client id of the sandbox platform (default ${DEFAULT_CLIENT_ID})` },
+  {
+    flag: "seed-file",
+    key: "seedFile",
+    env: "TESSERA_SEED_FILE",
+    placeholder: "<file>",
+    help: "a state document (GET /sandbox/state) loaded into the sandbox platform at start, replacing its data"
+  }
 ]
 
 /** Read from the environment only: a secret on the command line would show in `ps`. */
