@@ -56,7 +56,7 @@ const customerRoundTrip = async (base: string) => {
   const created = await call(base, "POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Grace Hopper", email: "grace@example.com" })
   expect(created.status).toBe(201)
   expect(created.body.kycStatus).toBe("APPROVED")
-  const patched = await call(base, "PATCH", `/customers/${created.body.id}`, { fullName: "Grace B. Hopper" })
+  const patched = await call(base, "PATCH", `/customers/${created.body.id}`, { customerType: "INDIVIDUAL", fullName: "Grace B. Hopper" })
   expect(patched.status).toBe(200)
   expect(patched.body.fullName).toBe("Grace B. Hopper")
   const read = await call(base, "GET", `/customers/${created.body.id}`)

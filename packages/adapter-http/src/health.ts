@@ -17,7 +17,7 @@ export const health =
         const { status, ...rest } = exit.value
         return respond({ status: 200, headers: headers(), body: JSON.stringify({ status, apiVersion, ...rest }) })
       }
-      console.error(JSON.stringify({ level: "error", msg: "health check failed", cause: Cause.pretty(exit.cause) }))
+      console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "health check failed", cause: Cause.pretty(exit.cause) }))
       const envelope = { status: 503, code: "SERVICE_UNAVAILABLE", message: "The store is not answering", details: {} }
       return respond({ status: 503, headers: headers(), body: JSON.stringify(envelope) })
     })
