@@ -28,7 +28,8 @@ const children: Array<ChildProcess> = []
 const start = (cmd: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   new Promise<{ child: ChildProcess; line: string; ms: number }>((resolve, reject) => {
     const t0 = performance.now()
-    const child = spawn(cmd, args, { cwd: project, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    // Its own process group: `npx` runs the server as a grandchild, which must go down with it.
+    const child = spawn(cmd, args, { cwd: project, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true })
     children.push(child)
     let out = ""
     let err = ""
@@ -102,7 +103,13 @@ beforeAll(async () => {
 }, 600_000)
 
 afterAll(() => {
-  for (const c of children) c.kill("SIGKILL")
+  for (const c of children) {
+    try {
+      process.kill(-c.pid!, "SIGKILL")
+    } catch {
+      // Already gone.
+    }
+  }
   // The figures the closing note reports: tarball sizes, install time, time to first answer.
   process.stdout.write(`outside-project figures: ${JSON.stringify(figures)}\n`)
   if (project !== "") rmSync(project, { recursive: true, force: true })
