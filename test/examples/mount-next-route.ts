@@ -9,4 +9,4 @@ await engine.platform({ clientId: "my-app", clientSecret: "s3cret" })
 const handler = toFetchHandler(engine, { prefix: "/tessera" })
 
 export const runtime = "nodejs"
-export { handler as GET, handler as POST, handler as PATCH, handler as DELETE }
+export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE }

@@ -213,9 +213,11 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       }
     }
     const notFound = () => errorResponse(new NotFound({ message: `No route for ${req.method} ${path}`, details: {} }))
-    const operator = operatorRoutes.get(`${req.method} ${path}`)
-    if (operator !== undefined) return operator(engine, (res) => done(res, { route: path }))
-    if (!path.startsWith(BASE_PATH + "/")) return done(notFound())
+    if (!path.startsWith(BASE_PATH + "/")) {
+      // Only outside the version prefix: API requests never pay for the lookup.
+      const operator = operatorRoutes.get(`${req.method} ${path}`)
+      return operator !== undefined ? operator(engine, (res) => done(res, { route: path })) : done(notFound())
+    }
     const segments = decodeSegments(path.slice(BASE_PATH.length))
     if (segments === undefined) return done(notFound())
     const m = match(req.method, segments)

@@ -1,4 +1,5 @@
-// The entry of the bundled CLI (bin/tessera.mjs builds dist/ from here).
+// The CLI's entry: bin/tessera.mjs runs it from dist/ (installed) or from the dev bundle of
+// scripts/dev-cli.mjs (in a checkout).
 import { main } from "./cli.ts"
 
 void main(process.argv.slice(2))

@@ -114,7 +114,3 @@ const serveUntilSignalled = async (config: ServerConfig) => {
   process.on("SIGINT", () => stop("SIGINT"))
   process.on("SIGTERM", () => stop("SIGTERM"))
 }
-
-if (process.argv[1]?.endsWith("cli.ts")) {
-  void main(process.argv.slice(2))
-}

@@ -19,14 +19,17 @@ export interface Deviations {
   readonly headerNames: Readonly<Record<string, string>>
 }
 
+const httpLayerCodes: ReadonlyMap<string, number> = new Map([
+  ["NOT_FOUND", 404],
+  ["METHOD_NOT_ALLOWED", 405],
+  ["PAYLOAD_TOO_LARGE", 413],
+  ["UNSUPPORTED_MEDIA_TYPE", 415]
+])
+
 export const deviations: Deviations = {
-  httpLayerCodes: new Map([
-    ["NOT_FOUND", 404],
-    ["METHOD_NOT_ALLOWED", 405],
-    ["PAYLOAD_TOO_LARGE", 413],
-    ["UNSUPPORTED_MEDIA_TYPE", 415]
-  ]),
-  anyOperationStatuses: new Set([401, 404, 405, 413, 415]),
+  httpLayerCodes,
+  // Authentication (401) and the HTTP layer's own statuses can come from any operation.
+  anyOperationStatuses: new Set([401, ...httpLayerCodes.values()]),
   ownOperationPrefix: "tessera.",
   processingOperations: new Set([
     "createAuthCredential",
