@@ -62,6 +62,24 @@ describe("tessera serve --seed-file: a prepared sandbox shared as a file", () =>
     }
   })
 
+  it("a start that fails on a busy port leaves the database as it was: the seed is imported only once the port is bound", async () => {
+    const dir = tempDir()
+    const db = join(dir, "live.sqlite")
+    const seed = join(dir, "empty.json")
+    writeFileSync(seed, JSON.stringify({ format: "tessera.state", version: 1, collections: {} }))
+    const live = await startCli(["serve", "--port", "0", "--db", db])
+    try {
+      const base = baseOf(live.banner)
+      expect((await call(base, "POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Still Here" })).status).toBe(201)
+      const port = /:(\d+)\//.exec(base)![1]!
+      const second = await runCli(["serve", "--port", port, "--db", db, "--seed-file", seed])
+      expectOneLineRefusal(second, /port \d+ is already in use/)
+      expect((await call(base, "GET", "/customers")).body.data.map((c: any) => c.fullName)).toEqual(["Still Here"])
+    } finally {
+      await live.stop()
+    }
+  })
+
   describe.concurrent("a seed file that cannot be loaded: one line naming the file and the fix, exit 2, the database untouched", () => {
     const dir = tempDir()
     const write = (name: string, text: string) => {

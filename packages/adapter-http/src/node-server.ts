@@ -7,6 +7,11 @@ export interface ServeOptions extends HandlerOptions {
   readonly engine: Engine
   readonly port?: number
   readonly host?: string
+  /**
+   * Requests that arrive before this settles wait for it: the port is bound (so a busy port is
+   * known) while the caller still prepares the engine, e.g. imports a seed.
+   */
+  readonly ready?: Promise<void>
 }
 
 export interface RunningServer {
@@ -98,7 +103,19 @@ export const nodeListener = (engine: Engine, options: NodeListenerOptions = {}) 
 
 export const serve = (options: ServeOptions): Promise<RunningServer> =>
   new Promise((resolve, reject) => {
-    const server = createServer({ keepAliveTimeout: 5000 }, nodeListener(options.engine, options))
+    const listener = nodeListener(options.engine, options)
+    const ready = options.ready
+    let open = ready === undefined
+    const openUp = () => {
+      open = true
+    }
+    void ready?.then(openUp, openUp)
+    const held = (req: IncomingMessage, res: ServerResponse) => {
+      if (open) return listener(req, res)
+      const go = () => listener(req, res)
+      void ready!.then(go, go)
+    }
+    const server = createServer({ keepAliveTimeout: 5000 }, ready === undefined ? listener : held)
     server.once("error", reject)
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
       const port = (server.address() as AddressInfo).port

@@ -7,7 +7,7 @@ import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
 import { DEBUG_VARIABLE, reportFailure } from "./failure-report.ts"
 import { databaseProblem, listenProblem } from "./startup-errors.ts"
-import { loadSeedFile } from "./seed-file.ts"
+import { importSeed, readSeedFile } from "./seed-file.ts"
 import { serveUsage, topUsage } from "./usage.ts"
 import { packageVersion } from "./version.ts"
 
@@ -23,6 +23,8 @@ const logLine = (fields: Record<string, unknown>) =>
  */
 export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
+  // A seed file is read and checked before the database is opened: a bad one changes nothing.
+  const seed = config.seedFile === undefined ? undefined : await readSeedFile(config.seedFile)
   const store = config.db === ":memory:" ? MemoryStore.layer : SqliteStore.layer({ filename: config.db })
   let engine: Engine | undefined
   let platform: PlatformRecord
@@ -38,25 +40,34 @@ export const startServer = async (config: ServerConfig) => {
     await engine?.dispose().catch(() => undefined)
     throw databaseProblem(config.db, e) ?? e
   }
-  if (config.seedFile !== undefined) {
-    try {
-      await loadSeedFile(engine, platform, config.seedFile)
-    } catch (e) {
-      await engine.dispose().catch(() => undefined)
-      throw e
-    }
-  }
+  // The seed is imported only once the port is ours (a busy port must not cost the database its
+  // data); requests arriving meanwhile wait for the import instead of seeing the state it replaces.
+  let seeded = () => {}
+  const ready = seed === undefined ? undefined : new Promise<void>((resolve) => (seeded = resolve))
   let server: RunningServer
   try {
     server = await serve({
       engine,
       port: config.port,
       host: config.host,
+      ...(ready === undefined ? {} : { ready }),
       ...(config.log ? { log: (e) => logLine({ level: "info", msg: "request", ...e }) } : {})
     })
   } catch (e) {
     await engine.dispose().catch(() => undefined)
     throw listenProblem(config.host, config.port, e) ?? e
+  }
+  if (seed !== undefined) {
+    try {
+      await importSeed(engine, platform, seed)
+    } catch (e) {
+      server.server.closeAllConnections()
+      await server.close()
+      await engine.dispose().catch(() => undefined)
+      throw e
+    } finally {
+      seeded()
+    }
   }
   // The only platform here is the sandbox one: without a URL there is nowhere to deliver, so no
   // polling; the outbox keeps the events for a restart with TESSERA_WEBHOOK_URL set.

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises"
-import { type Engine, isDomainError, type PlatformRecord } from "@tessera/core"
+import { Either } from "effect"
+import { checkStateDocument, type Engine, type PlatformRecord } from "@tessera/core"
 import { StartupError } from "./startup-errors.ts"
 
 const READ_FAILURES: Record<string, string> = {
@@ -11,32 +12,42 @@ const READ_FAILURES: Record<string, string> = {
 
 const FIX = "pass a document saved from GET /2025-10-13/sandbox/state with --seed-file"
 
+/** A seed file that was read and passed every check of the import, so importing it cannot be refused. */
+export interface Seed {
+  readonly path: string
+  readonly document: unknown
+}
+
 /**
- * Loads a seed file into the sandbox platform: the whole document replaces the platform's data
- * (the same import as `PUT /sandbox/state`, without its HTTP body cap), or nothing changes and
- * the start fails with one line naming the file, what is wrong with it and the fix.
+ * Reads and checks a seed file before anything is opened or written: an unreadable file, one
+ * that is not JSON or one the import would refuse fails the start with one line naming the file,
+ * what is wrong with it and the fix, and the database stays as it was.
  */
-export const loadSeedFile = async (engine: Engine, platform: PlatformRecord, path: string): Promise<Record<string, number>> => {
+export const readSeedFile = async (path: string): Promise<Seed> => {
+  const named = JSON.stringify(path)
   let text: string
   try {
     text = await readFile(path, "utf8")
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? ""
-    throw new StartupError(`seed file ${JSON.stringify(path)} ${READ_FAILURES[code] ?? `cannot be read (${code || "unknown error"})`}; ${FIX}`, { cause: e })
+    throw new StartupError(`seed file ${named} ${READ_FAILURES[code] ?? `cannot be read (${code || "unknown error"})`}; ${FIX}`, { cause: e })
   }
   let document: unknown
   try {
     document = JSON.parse(text)
   } catch (e) {
-    throw new StartupError(`seed file ${JSON.stringify(path)} is not JSON; ${FIX}`, { cause: e })
+    throw new StartupError(`seed file ${named} is not JSON; ${FIX}`, { cause: e })
   }
-  try {
-    return (await engine.as(platform).sandbox.importState(document)).imported
-  } catch (e) {
-    if (!isDomainError(e)) throw e
-    const errors = (e.details as { errors?: ReadonlyArray<{ field: string; message: string }> } | undefined)?.errors ?? []
-    const first = errors[0] === undefined ? e.message : `${errors[0].field} ${errors[0].message}`
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""
-    throw new StartupError(`seed file ${JSON.stringify(path)} is not a state document Tessera can load: ${first}${more}; ${FIX}`, { cause: e })
+  const checked = checkStateDocument(document)
+  if (Either.isLeft(checked)) {
+    const errors = (checked.left.details?.["errors"] ?? []) as ReadonlyArray<{ readonly field: string; readonly message: string }>
+    const first = errors[0] === undefined ? checked.left.message : `${errors[0].field} ${errors[0].message}`
+    const count = Number(checked.left.details?.["problemCount"] ?? errors.length)
+    const more = count > 1 ? ` (and ${count - 1} more)` : ""
+    throw new StartupError(`seed file ${named} is not a state document Tessera can load: ${first}${more}; ${FIX}`, { cause: checked.left })
   }
+  return { path, document }
 }
+
+/** The import itself (the same as `PUT /sandbox/state`, without its HTTP body cap): it replaces the platform's data. */
+export const importSeed = (engine: Engine, platform: PlatformRecord, seed: Seed) => engine.as(platform).sandbox.importState(seed.document)
