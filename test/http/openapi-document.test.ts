@@ -4,7 +4,8 @@ import addFormats from "ajv-formats"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeEngine } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
-import { deviations, referenceFacts, routes, toFetchHandler } from "@tessera/adapter-http"
+import { routes, toFetchHandler } from "@tessera/adapter-http"
+import { deviations, referenceFacts } from "@tessera/adapter-http/openapi"
 import { CLIENT_ID, CLIENT_SECRET, individual, startTestServer, type TestServer } from "../support/server.ts"
 
 type Doc = {

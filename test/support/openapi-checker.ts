@@ -1,6 +1,6 @@
 import Ajv2020 from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
-import { deviations, type JsonSchema, referenceFacts } from "@tessera/adapter-http"
+import { deviations, type JsonSchema, referenceFacts } from "@tessera/adapter-http/openapi"
 
 /**
  * Checks a response against the reference OpenAPI's facts (3.1, so JSON Schema 2020-12): the

@@ -16,7 +16,6 @@ import {
   UnsupportedMediaType
 } from "@tessera/core"
 import { makeMatcher, type Route, routes } from "./routes.ts"
-import { openApiDocument } from "./openapi/document.ts"
 import { health } from "./health.ts"
 
 export const BASE_PATH = "/2025-10-13"
@@ -65,11 +64,20 @@ export interface MountOptions extends HandlerOptions {
   readonly prefix?: string
 }
 
-// The served OpenAPI document: built at the first request for it (tens of milliseconds a server
-// need not spend at start), then kept; it depends only on the route table.
-let openapi: string | undefined
-const servedOpenApi = (_engine: Engine, respond: (res: HttpResponse) => void) =>
-  respond({ status: 200, headers: jsonHeaders(), body: (openapi ??= JSON.stringify(openApiDocument(routes, BASE_PATH))) })
+// The served OpenAPI document: its module (with ~300 KB of reference facts) is loaded and the
+// document built at the first request for it, then kept; it depends only on the route table.
+let openapi: Promise<string> | undefined
+const servedOpenApi = (_engine: Engine, respond: (res: HttpResponse) => void) => {
+  openapi ??= import("./openapi/document.ts").then((m) => JSON.stringify(m.openApiDocument(routes, BASE_PATH)))
+  openapi.then(
+    (body) => respond({ status: 200, headers: jsonHeaders(), body }),
+    () => {
+      // Not kept: a later request tries again. Answered at once, never left hanging.
+      openapi = undefined
+      respond(envelopeResponse(internalErrorEnvelope()))
+    }
+  )
+}
 
 /** Unauthenticated operator endpoints outside the version prefix, by exact method and path. */
 const operatorRoutes = new Map<string, (engine: Engine, respond: (res: HttpResponse) => void) => void>([
