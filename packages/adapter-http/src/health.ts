@@ -1,5 +1,5 @@
 import { Cause, Exit } from "effect"
-import { type Engine, healthCheck } from "@tessera/core"
+import { type Engine, envelopeOf, healthCheck, ServiceUnavailable } from "@tessera/core"
 import type { HttpResponse } from "./handler.ts"
 
 const headers = (): Record<string, string> => ({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
@@ -18,6 +18,6 @@ export const health =
         return respond({ status: 200, headers: headers(), body: JSON.stringify({ status, apiVersion, ...rest }) })
       }
       console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "health check failed", cause: Cause.pretty(exit.cause) }))
-      const envelope = { status: 503, code: "SERVICE_UNAVAILABLE", message: "The store is not answering", details: {} }
-      return respond({ status: 503, headers: headers(), body: JSON.stringify(envelope) })
+      const unavailable = new ServiceUnavailable({ message: "The store is not answering", details: {} })
+      return respond({ status: unavailable.status, headers: headers(), body: JSON.stringify(envelopeOf(unavailable)) })
     })

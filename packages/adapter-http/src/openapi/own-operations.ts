@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EventsQuery } from "@tessera/core"
+import { EventsQuery, STATE_FORMAT, STATE_VERSION } from "@tessera/core"
 
 /**
  * What the served document says about Tessera's own operations (`tessera.*`, the sandbox
@@ -63,8 +63,8 @@ const Counts = Schema.Record({ key: Schema.String, value: Schema.Int }).annotati
 
 /** The platform's state as `GET /sandbox/state` writes it and `PUT /sandbox/state` reads it. */
 export const StateDocument = Schema.Struct({
-  format: Schema.Literal("tessera.state"),
-  version: Schema.Literal(1),
+  format: Schema.Literal(STATE_FORMAT),
+  version: Schema.Literal(STATE_VERSION),
   exportedAt: optional(DateTime),
   collections: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
 }).annotations({ identifier: "StateDocument" })

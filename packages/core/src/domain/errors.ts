@@ -105,6 +105,9 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RATE_LIMITED
 export class ServiceSwitchError extends Schema.TaggedError<ServiceSwitchError>()("SERVICE_SWITCH_ERROR", fields) { readonly status = 500 }
 export class InternalError extends Schema.TaggedError<InternalError>()("INTERNAL_ERROR", fields) { readonly status = 500 }
 
+// 503 (reference `Error503`): the health check when the store does not answer
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("SERVICE_UNAVAILABLE", fields) { readonly status = 503 }
+
 // HTTP layer (DECISIONS #8)
 export class NotFound extends Schema.TaggedError<NotFound>()("NOT_FOUND", fields) { readonly status = 404 }
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("METHOD_NOT_ALLOWED", {

@@ -2,9 +2,10 @@ import { Either, ParseResult, Schema } from "effect"
 import { AuthMethods, Customers, ExternalAccounts, InternalAccounts, OtpIssuances, PasskeyChallenges, ProcessingControls, Sessions, SignedRequests } from "./collections.ts"
 import { DateTimeString } from "./common.ts"
 import { InvalidInput } from "./errors.ts"
+import { identityKeyOf } from "./external-accounts/record.ts"
 import { decodeAccountInfo } from "./external-accounts/variants.ts"
 import { type FieldError, fieldErrorsOf, isJsonObject } from "./field-errors.ts"
-import type { Collection } from "../ports/store.ts"
+import { type Collection, indexKeys } from "../ports/store.ts"
 import { primaryIdentifier } from "../sandbox/beneficiary.ts"
 import {
   AuthMethodState,
@@ -70,16 +71,23 @@ const recordProblems = (name: string, r: Rec, at: ReadonlyArray<string>): Array<
   const info = decodeAccountInfo(r["accountInfo"])
   if (Either.isLeft(info)) return (info.left.details?.["errors"] as Array<FieldError>).map((e) => ({ ...e, field: `${at.join(".")}.${e.field}` }))
   const owner = (r["customerId"] as string | undefined) ?? "platform"
-  const identity = `${owner}|${info.right.accountType}|${(primaryIdentifier(info.right) ?? "").toLowerCase()}`
+  const identity = identityKeyOf(owner, info.right.accountType, primaryIdentifier(info.right) ?? "")
   return r["identityKey"] === identity ? [] : [{ field: [...at, "identityKey"].join("."), message: "must be owner|accountType|identifier of the account, lower-cased" }]
 }
 
+/** A record's key in one of its collection's indexes: the same function the stores index by. */
+const byIndex =
+  <A>(c: Collection<A>, index: string) =>
+  (r: Rec): string | undefined =>
+    indexKeys(c, index, r as unknown as A)[0]
+
 /** Keys that must be unique among a collection's records (the engine answers 409 for a second). */
 const uniqueKeys: ReadonlyArray<{ readonly collection: string; readonly field: string; readonly key: (r: Rec) => string | undefined }> = [
+  // Not the index: it keeps a deleted customer's id, which is free for a new customer to take.
   { collection: Customers.name, field: "platformCustomerId", key: (c) => (c["isDeleted"] ? undefined : (c["platformCustomerId"] as string)) },
-  { collection: Customers.name, field: "umaAddress", key: (c) => (c["isDeleted"] ? undefined : (c["umaAddress"] as string).toLowerCase()) },
-  { collection: ExternalAccounts.name, field: "identityKey", key: (a) => a["identityKey"] as string },
-  { collection: ExternalAccounts.name, field: "defaultUmaDepositAccount", key: (a) => (a["defaultUmaDepositAccount"] === true ? (a["customerId"] as string | undefined) : undefined) }
+  { collection: Customers.name, field: "umaAddress", key: byIndex(Customers, "umaAddress") },
+  { collection: ExternalAccounts.name, field: "identityKey", key: byIndex(ExternalAccounts, "identity") },
+  { collection: ExternalAccounts.name, field: "defaultUmaDepositAccount", key: byIndex(ExternalAccounts, "defaultUma") }
 ]
 
 /** Ids a record names that must exist in the document (these records are never removed). */

@@ -8,7 +8,7 @@ import type { PlatformRecord } from "../domain/platform.ts"
 import { NO_CONTENT, reply } from "../domain/reply.ts"
 import { rfc3339 } from "../domain/time.ts"
 import { isWalletType } from "../domain/external-accounts/chains.ts"
-import { type ExternalAccountRecord, type ExternalAccountStatus, externalAccountView } from "../domain/external-accounts/record.ts"
+import { type ExternalAccountRecord, type ExternalAccountStatus, externalAccountView, identityKeyOf } from "../domain/external-accounts/record.ts"
 import { decodeAccountInfo, paymentRailsFor } from "../domain/external-accounts/variants.ts"
 import { beneficiaryOutcome, identifierSuffix, primaryIdentifier, TRANSFER_SUFFIXES } from "../sandbox/beneficiary.ts"
 import { Ids } from "../ports/ids.ts"
@@ -101,7 +101,7 @@ export const createExternalAccount = (platform: PlatformRecord, body: unknown, r
       name === undefined || nameCheck === undefined ? undefined : nameCheck === "MATCHED" ? name : nameCheck === "PARTIAL_MATCH" ? name.toUpperCase().split(" ").slice(0, 1).join(" ") : nameCheck === "NOT_MATCHED" ? "Other Account Holder" : undefined
     const rails = paymentRailsFor(type)
     const owner = input.customerId ?? "platform"
-    const identityKey = `${owner}|${type}|${identifier.toLowerCase()}`
+    const identityKey = identityKeyOf(owner, type, identifier)
     return yield* store.transaction(
       Effect.gen(function* () {
         const clash = yield* store.findBy(ExternalAccounts, platform.id, "identity", identityKey)

@@ -40,6 +40,9 @@ export interface ExternalAccountRecord {
   readonly updatedAt: string
 }
 
+/** The `identityKey` of an account: its owner (a customer id, or `platform`), type and identifier, lower-cased. */
+export const identityKeyOf = (owner: string, accountType: string, identifier: string) => `${owner}|${accountType}|${identifier.toLowerCase()}`
+
 /** The resource as the API shows it (reference `ExternalAccount`). */
 export const externalAccountView = (a: ExternalAccountRecord) => ({
   id: a.id,
