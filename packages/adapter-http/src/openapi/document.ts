@@ -3,7 +3,8 @@ import type { Route } from "../routes.ts"
 import { deviations } from "./deviations.ts"
 import { type EffectJson, makeEffectJson } from "./effect-json.ts"
 import { ownOperations } from "./own-operations.ts"
-import { type JsonSchema, type OperationFacts, referenceFacts } from "./reference-facts.ts"
+import type { JsonSchema, OperationFacts } from "./facts-types.ts"
+import { referenceFacts } from "./reference-facts.ts"
 import { responsesFor } from "./responses.ts"
 
 export interface OpenApiDocument {

@@ -1,5 +1,5 @@
 import { JSONSchema, type Schema } from "effect"
-import type { JsonSchema } from "./reference-facts.ts"
+import type { JsonSchema } from "./facts-types.ts"
 
 /** Prefix of the component names Tessera's own schemas take, so none collides with the reference's. */
 export const OWN_PREFIX = "Tessera"

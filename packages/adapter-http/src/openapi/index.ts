@@ -6,4 +6,5 @@
  */
 export { deviations, type Deviations } from "./deviations.ts"
 export { openApiDocument, type OpenApiDocument } from "./document.ts"
-export { referenceFacts, type JsonSchema, type OperationFacts, type ReferenceFacts } from "./reference-facts.ts"
+export { referenceFacts } from "./reference-facts.ts"
+export type { JsonSchema, OperationFacts, ParameterFacts, ReferenceFacts } from "./facts-types.ts"

@@ -3,7 +3,8 @@ import type { Route } from "../routes.ts"
 import { deviations } from "./deviations.ts"
 import type { EffectJson } from "./effect-json.ts"
 import { ErrorEnvelope, ownOperations, Processing } from "./own-operations.ts"
-import { type JsonSchema, referenceFacts } from "./reference-facts.ts"
+import type { JsonSchema } from "./facts-types.ts"
+import { referenceFacts } from "./reference-facts.ts"
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 
