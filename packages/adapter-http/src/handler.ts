@@ -17,6 +17,7 @@ import {
 } from "@tessera/core"
 import { makeMatcher, type Route, routes } from "./routes.ts"
 import { health } from "./health.ts"
+import { logError } from "./log.ts"
 
 export const BASE_PATH = "/2025-10-13"
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -261,7 +262,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
         const failure = Cause.failureOption(exit.cause)
         if (failure._tag === "Some" && isDomainError(failure.value)) return done(errorResponse(failure.value), { route: route.path })
         // A defect: log the fact, never the request, and answer the generic 500 envelope.
-        console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "unhandled defect", route: route.path, cause: Cause.pretty(exit.cause) }))
+        logError("unhandled defect", { route: route.path, cause: Cause.pretty(exit.cause) })
         return done(envelopeResponse(internalErrorEnvelope()), { route: route.path })
     })
   }

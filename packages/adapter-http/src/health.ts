@@ -1,6 +1,7 @@
 import { Cause, Exit } from "effect"
 import { type Engine, envelopeOf, healthCheck, ServiceUnavailable } from "@tessera/core"
 import type { HttpResponse } from "./handler.ts"
+import { logError } from "./log.ts"
 
 const headers = (): Record<string, string> => ({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
 
@@ -17,7 +18,7 @@ export const health =
         const { status, ...rest } = exit.value
         return respond({ status: 200, headers: headers(), body: JSON.stringify({ status, apiVersion, ...rest }) })
       }
-      console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "health check failed", cause: Cause.pretty(exit.cause) }))
+      logError("health check failed", { cause: Cause.pretty(exit.cause) })
       const unavailable = new ServiceUnavailable({ message: "The store is not answering", details: {} })
       return respond({ status: unavailable.status, headers: headers(), body: JSON.stringify(envelopeOf(unavailable)) })
     })

@@ -1,4 +1,5 @@
 import { deliverAll, type Engine } from "@tessera/core"
+import { logError } from "./log.ts"
 
 export interface WebhookWorker {
   /** Runs one pass now (tests use it to avoid waiting for the timer). */
@@ -21,7 +22,7 @@ export const startWebhookWorker = (engine: Engine, options: { readonly intervalM
     return running
   }
   const timer = setInterval(() => {
-    tick().catch((e: unknown) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "webhook pass failed", error: String(e) })))
+    tick().catch((e: unknown) => logError("webhook pass failed", { error: String(e) }))
   }, options.intervalMs ?? 250)
   timer.unref()
   return {
