@@ -21,7 +21,7 @@ import {
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { evmSigner, type KeyPair, newKeyPair, sealOtp, SoftwarePasskey, stamp } from "@tessera/core/testing"
-import { usd, wallet } from "../external/support.ts"
+import { usd, wallet } from "../external-accounts/support.ts"
 import { content } from "./support.ts"
 
 /**

@@ -2,7 +2,7 @@ import { expect } from "vitest"
 import { evmSigner, type KeyPair } from "@tessera/core/testing"
 import { basic, business, individual, type TestServer } from "../support/server.ts"
 import { loginWithOtp, newWallet } from "../support/wallet.ts"
-import { usd, wallet } from "../external/support.ts"
+import { usd, wallet } from "../external-accounts/support.ts"
 
 export const V = "/2025-10-13"
 

@@ -20,7 +20,8 @@ import { health } from "./health.ts"
 import { logError } from "./log.ts"
 
 export const BASE_PATH = "/2025-10-13"
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+export { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
+import { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
 
 /** A request as any transport hands it over. */
 export interface HttpRequest {

@@ -1,28 +1,28 @@
 import { Cause, Effect, Exit, type Fiber, Layer, ManagedRuntime, Runtime } from "effect"
-import type { PlatformRecord } from "./domain/platform.ts"
+import type { PlatformRecord } from "./domain/platform/platform.ts"
 import { Ids } from "./ports/ids.ts"
 import { Keys } from "./ports/keys.ts"
 import { Notifier, type OtpDelivery } from "./ports/notifier.ts"
 import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store } from "./ports/store.ts"
 import { TimeControl } from "./ports/time-control.ts"
-import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "./operations/customers.ts"
-import { listCustomers } from "./operations/customer-queries.ts"
-import { listCustomerInternalAccounts, listPlatformInternalAccounts } from "./operations/internal-accounts.ts"
-import { ensurePlatform, type PlatformInput } from "./operations/platforms.ts"
-import { challengeCredential, verifyCredential } from "./operations/credential-auth.ts"
-import { createCredential, listCredentials, revokeCredential } from "./operations/credentials.ts"
-import { listSessions, refreshSession, revokeSession } from "./operations/sessions.ts"
+import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "./operations/customers/customers.ts"
+import { listCustomers } from "./operations/customers/queries.ts"
+import { listCustomerInternalAccounts, listPlatformInternalAccounts } from "./operations/internal-accounts/queries.ts"
+import { ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
+import { challengeCredential, verifyCredential } from "./operations/wallet-auth/credential-auth.ts"
+import { createCredential, listCredentials, revokeCredential } from "./operations/wallet-auth/credentials.ts"
+import { listSessions, refreshSession, revokeSession } from "./operations/wallet-auth/sessions.ts"
 import {
   createExternalAccount,
   deleteExternalAccount,
   type ExternalAccountRoute,
   getExternalAccount,
   listExternalAccounts
-} from "./operations/external-accounts.ts"
-import { startOwnershipChallenge, verifyOwnership } from "./operations/ownership.ts"
-import { listEvents } from "./operations/events.ts"
-import { exportPlatformState, importPlatformState, resetPlatform } from "./operations/sandbox-state.ts"
+} from "./operations/external-accounts/external-accounts.ts"
+import { startOwnershipChallenge, verifyOwnership } from "./operations/external-accounts/ownership.ts"
+import { listEvents } from "./operations/webhooks/events.ts"
+import { exportPlatformState, importPlatformState, resetPlatform } from "./operations/sandbox/state.ts"
 import type { SignedHeaders } from "./signed-retry/signed-retry.ts"
 
 const NO_HEADERS: SignedHeaders = { signature: undefined, requestId: undefined }

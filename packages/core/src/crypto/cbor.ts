@@ -3,6 +3,7 @@
  * (unsigned and negative integers, byte and text strings, arrays, maps, simple values).
  * Returns undefined for anything malformed, truncated, indefinite-length or nested too deep.
  */
+import { CBOR_MAX_DEPTH } from "../limits.ts"
 export type Cbor = number | Uint8Array | string | boolean | null | undefined | ReadonlyArray<Cbor> | Map<Cbor, Cbor>
 
 interface Reader {
@@ -10,7 +11,6 @@ interface Reader {
   at: number
 }
 
-const MAX_DEPTH = 16
 
 const readLength = (r: Reader, info: number): number | undefined => {
   if (info < 24) return info
@@ -23,7 +23,7 @@ const readLength = (r: Reader, info: number): number | undefined => {
 }
 
 const readItem = (r: Reader, depth: number): { readonly value: Cbor } | undefined => {
-  if (depth > MAX_DEPTH || r.at >= r.b.length) return undefined
+  if (depth > CBOR_MAX_DEPTH || r.at >= r.b.length) return undefined
   const head = r.b[r.at++]!
   const major = head >> 5
   const info = head & 0x1f

@@ -1,5 +1,6 @@
 import { base64UrlToBytes, isRecord, parseJson, utf8Decode } from "./encoding.ts"
 import { sha256Hex } from "./secrets.ts"
+import { lifetimes } from "../limits.ts"
 
 /**
  * Sandbox OIDC tokens (spec, Authentication 10): JWT-shaped, signature not checked, claims
@@ -7,11 +8,6 @@ import { sha256Hex } from "./secrets.ts"
  */
 export const SUPPORTED_ISSUERS: ReadonlyArray<string> = ["https://accounts.google.com", "accounts.google.com", "https://appleid.apple.com"]
 
-/** The legacy sandbox literal is no longer a token (DECISIONS #19): refused with 401. */
-export const LEGACY_OIDC_LITERAL = "sandbox-valid-oidc-token"
-
-export const OIDC_FRESHNESS_MS = 60_000
-export const OIDC_SKEW_MS = 5_000
 
 export interface OidcIdentity {
   readonly iss: string
@@ -52,8 +48,8 @@ export const checkOidcClaims = (claims: Record<string, unknown>, nowMs: number, 
   if (typeof sub !== "string" || sub.length === 0) return fail("Token subject is missing")
   if (typeof iat !== "number" || !Number.isFinite(iat)) return fail("Token iat is missing")
   const issuedMs = iat * 1000
-  if (nowMs - issuedMs > OIDC_FRESHNESS_MS + OIDC_SKEW_MS) return fail("Token is older than 60 seconds")
-  if (issuedMs - nowMs > OIDC_SKEW_MS) return fail("Token iat is in the future")
+  if (nowMs - issuedMs > lifetimes.oidcFreshnessMs + lifetimes.oidcSkewMs) return fail("Token is older than 60 seconds")
+  if (issuedMs - nowMs > lifetimes.oidcSkewMs) return fail("Token iat is in the future")
   if (typeof exp !== "number" || !Number.isFinite(exp)) return fail("Token exp is missing")
   if (exp * 1000 <= nowMs) return fail("Token has expired")
   if (nonceFor !== undefined && nonce !== sha256Hex(nonceFor)) return fail("Token nonce does not match SHA-256 of clientPublicKey")

@@ -8,8 +8,6 @@ import { normalisePublicKey, verifyP256 } from "./p256.ts"
  */
 export const STAMP_SCHEME = "SIGNATURE_SCHEME_TK_API_P256"
 
-/** The legacy sandbox literal the spec still accepts in place of a stamp (DECISIONS #19). */
-export const SANDBOX_WALLET_SIGNATURE = "sandbox-valid-signature"
 
 export interface Stamp {
   /** Compressed SEC1 hex, whatever form the client sent: keys compare as points. */

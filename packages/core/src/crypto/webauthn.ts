@@ -8,7 +8,6 @@ import { verifyP256 } from "./p256.ts"
  * trust, as the reference's sandbox does) and COSE ES256 keys; assertions checked as the spec's
  * sandbox says: credential, challenge, origin and RP binding, user presence, signature, counter.
  */
-export const SANDBOX_PASSKEY_SIGNATURE = "sandbox-valid-passkey-signature"
 
 const sha256 = (b: Uint8Array) => new Uint8Array(createHash("sha256").update(b).digest())
 

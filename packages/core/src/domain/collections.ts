@@ -1,11 +1,11 @@
 import { collection } from "../ports/store.ts"
-import type { AuthMethodRecord } from "./auth-method.ts"
-import type { SessionRecord } from "./session.ts"
+import type { AuthMethodRecord } from "./wallet-auth/auth-method.ts"
+import type { SessionRecord } from "./wallet-auth/session.ts"
 import type { ExternalAccountRecord } from "./external-accounts/record.ts"
-import type { OtpIssuanceRecord, PasskeyChallengeRecord, ProcessingControlRecord, SignedRequestRecord } from "./wallet-records.ts"
-import type { CustomerRecord } from "./customer.ts"
-import type { InternalAccountRecord } from "./internal-account.ts"
-import type { PlatformRecord } from "./platform.ts"
+import type { OtpIssuanceRecord, PasskeyChallengeRecord, ProcessingControlRecord, SignedRequestRecord } from "./wallet-auth/records.ts"
+import type { CustomerRecord } from "./customers/customer.ts"
+import type { InternalAccountRecord } from "./internal-accounts/internal-account.ts"
+import type { PlatformRecord } from "./platform/platform.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 

@@ -2,10 +2,8 @@ import { Either, Schema } from "effect"
 import type { InvalidInput } from "./errors.ts"
 import { invalidInput } from "./field-errors.ts"
 import type { Page } from "../ports/store.ts"
+import { MAX_LIMIT } from "../limits.ts"
 
-/** `limit` 1–100, default 20 (the reference's bounds). */
-export const DEFAULT_LIMIT = 20
-export const MAX_LIMIT = 100
 
 export const LimitParam = Schema.NumberFromString.pipe(
   Schema.int({ message: () => "must be an integer" }),

@@ -1,6 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { Conflict, InvalidInput } from "../domain/errors.ts"
 import { collection, SERVER_SCOPE, Store } from "./store.ts"
+import { MAX_ADVANCE_SECONDS } from "../limits.ts"
 
 export type ClockMode = "real" | "virtual"
 
@@ -46,8 +47,6 @@ interface ClockSetting {
 }
 const Settings = collection<ClockSetting>()("settings", (s) => s.name)
 
-/** Upper bound of one advance: a bad request must not throw the clock past Date's range. */
-const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
 
 export interface TimeControlService {
   readonly mode: ClockMode

@@ -1,4 +1,5 @@
 import { Context, Data, Effect, Layer } from "effect"
+import { WEBHOOK_TIMEOUT_MS } from "../limits.ts"
 
 /** A POST that did not produce an HTTP answer (refused, reset, timed out). */
 export class TransportFailure extends Data.TaggedError("TransportFailure")<{ readonly reason: string }> {}
@@ -12,7 +13,6 @@ export interface WebhookTransportService {
   ) => Effect.Effect<{ readonly status: number; readonly body: string }, TransportFailure>
 }
 
-const TIMEOUT_MS = 5_000
 
 /** How webhooks leave the engine. The default uses the web-standard `fetch`; tests may swap it. */
 export class WebhookTransport extends Context.Tag("@tessera/WebhookTransport")<WebhookTransport, WebhookTransportService>() {
@@ -20,7 +20,7 @@ export class WebhookTransport extends Context.Tag("@tessera/WebhookTransport")<W
     post: (url, headers, body) =>
       Effect.tryPromise({
         try: async (signal) => {
-          const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) })
+          const res = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]) })
           return { status: res.status, body: (await res.text()).slice(0, 2048) }
         },
         catch: (e) => new TransportFailure({ reason: e instanceof Error ? e.message : String(e) })

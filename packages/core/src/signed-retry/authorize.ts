@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Sessions } from "../domain/collections.ts"
-import type { PlatformRecord } from "../domain/platform.ts"
-import { isActiveSession } from "../domain/session.ts"
+import type { PlatformRecord } from "../domain/platform/platform.ts"
+import { isActiveSession } from "../domain/wallet-auth/session.ts"
 import { Store } from "../ports/store.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { Clock, Effect, Either } from "effect"
 import { SignedRequests } from "../domain/collections.ts"
 import { envelopeOf, isDomainError } from "../domain/envelope.ts"
-import type { PlatformRecord } from "../domain/platform.ts"
+import type { PlatformRecord } from "../domain/platform/platform.ts"
 import { Store } from "../ports/store.ts"
 import { signedOperation } from "./registry.ts"
 

@@ -1,5 +1,5 @@
 import type { Effect } from "effect"
-import type { PlatformRecord } from "../domain/platform.ts"
+import type { PlatformRecord } from "../domain/platform/platform.ts"
 import type { Reply } from "../domain/reply.ts"
 
 /**

@@ -1,0 +1,55 @@
+/**
+ * Every lifetime, interval and limit of the engine, in one place (DECISIONS #9). Modules import
+ * these by name; none writes its own copy, so a change here is a change everywhere.
+ */
+
+/** How long each issued thing lives, in milliseconds of engine time. */
+export const lifetimes = {
+  /** A signed-retry challenge (202) until its retry must arrive. */
+  signedRetryChallengeMs: 5 * 60_000,
+  /** An OTP issuance (and an SCA trust challenge). */
+  otpMs: 5 * 60_000,
+  /** A wallet session opened by a credential or a refresh. */
+  sessionMs: 15 * 60_000,
+  /** A wallet-signature or liveness ownership challenge. */
+  ownershipChallengeMs: 10 * 60_000,
+  /** How old an OIDC token's `iat` may be. */
+  oidcFreshnessMs: 60_000,
+  /** Clock skew allowed on an OIDC token's `iat`, either way. */
+  oidcSkewMs: 5_000
+} as const
+
+/** Minimum spacing of two challenges (OTP sends) on one credential (429 inside it). */
+export const CHALLENGE_INTERVAL_MS = 30_000
+
+/** Wrong codes allowed per OTP issuance before it is withdrawn (429; a new challenge is needed). */
+export const OTP_MAX_ATTEMPTS = 5
+
+/** Webhook retries: exponential from the base, capped, abandoned after the delivery window. */
+export const BACKOFF_BASE_MS = 1_000
+export const BACKOFF_MAX_MS = 30 * 60_000
+export const DELIVERY_WINDOW_MS = 7 * 24 * 3_600_000
+/** One webhook attempt waits this long for the receiver's answer. */
+export const WEBHOOK_TIMEOUT_MS = 5_000
+
+/** Upper bound of one sandbox clock advance: a bad request must not throw the clock past Date's range. */
+export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
+
+/** List pages: `limit` 1–100, default 20 (the reference's bounds). */
+export const DEFAULT_LIMIT = 20
+export const MAX_LIMIT = 100
+
+/** A state document's check lists at most this many problems. */
+export const MAX_LISTED_PROBLEMS = 1000
+
+/** DECISIONS #14: the Travel Rule threshold, 1,000 EUR equivalent in cents. */
+export const TRAVEL_RULE_THRESHOLD_EUR_CENTS = 100_000
+
+/** How long a platform record stays cached by client id (bounds staleness across processes). */
+export const PLATFORM_CACHE_MS = 1000
+
+/** Largest request body the HTTP adapter reads. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+/** Deepest nesting the CBOR reader follows (WebAuthn attestation objects are shallow). */
+export const CBOR_MAX_DEPTH = 16

@@ -1,0 +1,294 @@
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import { AuthMethods, Customers, InternalAccounts } from "../../domain/collections.ts"
+import {
+  BusinessCreate,
+  BusinessUpdate,
+  type CustomerRecord,
+  CustomerType,
+  customerView,
+  IndividualCreate,
+  IndividualUpdate,
+  supportedTermsVersions
+} from "../../domain/customers/customer.ts"
+import {
+  Conflict,
+  CustomerDeleted,
+  EmailOtpCredentialSetChanged,
+  EmailOtpEmailAlreadyExists,
+  EndUserTermsVersionNotFound,
+  InvalidInput,
+  UmaAddressExists,
+  UserNotFound
+} from "../../domain/errors.ts"
+import { reply } from "../../domain/reply.ts"
+import { accountSession } from "../../signed-retry/authorize.ts"
+import { activityPayload } from "../../signed-retry/canonical.ts"
+import { defineSignedOperation } from "../../signed-retry/registry.ts"
+import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
+import { bodyNotAnObject, decodeInput, type FieldError, invalidInput, isJsonObject } from "../../domain/field-errors.ts"
+import { isId, makeId } from "../../domain/ids.ts"
+import { currencies, newInternalAccount } from "../../domain/internal-accounts/internal-account.ts"
+import type { PlatformRecord } from "../../domain/platform/platform.ts"
+import { rfc3339 } from "../../domain/time.ts"
+import { kybStatusAtCreation, kycStatusAtCreation } from "../../sandbox/kyc.ts"
+import { Ids } from "../../ports/ids.ts"
+import { Store } from "../../ports/store.ts"
+
+const createDecoders = { INDIVIDUAL: decodeInput(IndividualCreate), BUSINESS: decodeInput(BusinessCreate) }
+const updateDecoders = { INDIVIDUAL: decodeInput(IndividualUpdate), BUSINESS: decodeInput(BusinessUpdate) }
+const decodeType = decodeInput(Schema.Struct({ customerType: CustomerType }))
+
+/**
+ * Picks the variant by `customerType`, then validates the whole body against it, so one answer
+ * lists every invalid field. Without a valid `customerType` the individual shape is checked
+ * for the other fields.
+ */
+const decodeVariant = <I, B>(
+  decoders: {
+    readonly INDIVIDUAL: (u: unknown) => Either.Either<I, InvalidInput>
+    readonly BUSINESS: (u: unknown) => Either.Either<B, InvalidInput>
+  },
+  input: unknown
+): Either.Either<I | B, InvalidInput> => {
+  if (!isJsonObject(input)) return Either.left(bodyNotAnObject())
+  const typed = decodeType(input)
+  if (Either.isRight(typed))
+    return typed.right.customerType === "INDIVIDUAL" ? decoders.INDIVIDUAL(input) : decoders.BUSINESS(input)
+  const typeError = (typed.left.details!["errors"] as ReadonlyArray<FieldError>)[0]!
+  const rest = decoders.INDIVIDUAL({ ...input, customerType: "INDIVIDUAL" })
+  const others = Either.isLeft(rest) ? (rest.left.details!["errors"] as ReadonlyArray<FieldError>) : []
+  return Either.left(invalidInput([typeError, ...others]))
+}
+
+const notFound = (id: string) => new UserNotFound({ message: `Customer ${id} not found`, details: { customerId: id } })
+
+const checkTerms = (consent: { readonly termsVersion: string } | undefined) =>
+  consent === undefined || supportedTermsVersions.includes(consent.termsVersion)
+    ? Effect.void
+    : Effect.fail(
+        new EndUserTermsVersionNotFound({
+          message: `End User Terms version ${consent.termsVersion} is not supported`,
+          details: { supportedVersions: supportedTermsVersions }
+        })
+      )
+
+const umaTaken = (uma: string) =>
+  new UmaAddressExists({ message: `UMA address ${uma} is already in use`, details: { umaAddress: uma } })
+
+/** 409 UMA_ADDRESS_EXISTS when another active customer of the platform holds the address. */
+const checkUmaFree = (platform: PlatformRecord, uma: string, self?: string) =>
+  Effect.flatMap(Store, (store) => store.findBy(Customers, platform.id, "umaAddress", uma.toLowerCase())).pipe(
+    Effect.flatMap((holders) => (holders.some((c) => c.id !== self) ? Effect.fail(umaTaken(uma)) : Effect.void))
+  )
+
+const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt: string) => {
+  const local = platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40) || "customer"
+  return `$${local}.${salt}@${platform.umaDomain}`
+}
+
+/**
+ * POST /customers. One transaction creates the customer, its Global account (an
+ * EMBEDDED_WALLET internal account) and, when it has an email, the EMAIL_OTP credential tied
+ * to that email: all three or none.
+ */
+export const createCustomer = (platform: PlatformRecord, input: unknown) =>
+  Effect.gen(function* () {
+    const body = yield* decodeVariant(createDecoders, input)
+    yield* checkTerms(body.endUserTermsConsent)
+    const store = yield* Store
+    const ids = yield* Ids
+    return yield* store.transaction(
+      Effect.gen(function* () {
+        const now = rfc3339(yield* Clock.currentTimeMillis)
+        const uuid = yield* ids.uuid
+        const platformCustomerId = body.platformCustomerId ?? uuid.replace(/-/g, "").slice(0, 16)
+        const clash = yield* store.findBy(Customers, platform.id, "platformCustomerId", platformCustomerId)
+        if (clash.some((c) => !c.isDeleted))
+          return yield* Effect.fail(
+            new Conflict({
+              message: `platformCustomerId ${platformCustomerId} is already used by an active customer`,
+              details: { platformCustomerId }
+            })
+          )
+        const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, uuid.slice(0, 6))
+        const holders = yield* store.findBy(Customers, platform.id, "umaAddress", umaAddress.toLowerCase())
+        if (holders.length > 0) return yield* Effect.fail(umaTaken(umaAddress))
+        const id = makeId("Customer", uuid)
+        const status =
+          body.customerType === "INDIVIDUAL"
+            ? { kycStatus: kycStatusAtCreation(body.fullName) }
+            : { kybStatus: kybStatusAtCreation() }
+        // The engine's fields first, then the body's: on Node 20, adding keys after a leading
+        // spread costs ~0.6 µs each (V8 leaves the fast literal path); spreading last does not.
+        // `body` holds none of the engine's own fields except the two computed from it.
+        const customer = {
+          id,
+          platformCustomerId,
+          umaAddress,
+          createdAt: now,
+          updatedAt: now,
+          isDeleted: false,
+          ...status,
+          ...body
+        } as CustomerRecord
+        yield* store.put(Customers, platform.id, customer)
+        const wallet = newInternalAccount({
+          id: makeId("InternalAccount", yield* ids.uuid),
+          customerId: id,
+          type: "EMBEDDED_WALLET",
+          currency: currencies["USDB"]!,
+          now
+        })
+        yield* store.put(InternalAccounts, platform.id, wallet)
+        if (customer.email !== undefined)
+          yield* store.put(AuthMethods, platform.id, {
+            id: makeId("AuthMethod", yield* ids.uuid),
+            accountId: wallet.id,
+            customerId: id,
+            type: "EMAIL_OTP",
+            nickname: customer.email,
+            email: customer.email,
+            createdAt: now,
+            updatedAt: now
+          })
+        return customerView(customer)
+      })
+    )
+  })
+
+/** A malformed id in a path is simply an unknown resource (DECISIONS #3). */
+const load = (platform: PlatformRecord, id: string) =>
+  isId("Customer", id)
+    ? Effect.flatMap(Store, (s) =>
+        Effect.flatMap(s.get(Customers, platform.id, id), (found) =>
+          Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(notFound(id))
+        )
+      )
+    : Effect.fail(notFound(id))
+
+export const getCustomer = (platform: PlatformRecord, id: string) => Effect.map(load(platform, id), customerView)
+
+type CustomerUpdate = Either.Either.Right<ReturnType<typeof updateDecoders.INDIVIDUAL>> | Either.Either.Right<ReturnType<typeof updateDecoders.BUSINESS>>
+
+/** Validates a PATCH body against the customer it changes; every problem at once. */
+const validateUpdate = (platform: PlatformRecord, current: CustomerRecord, input: unknown) =>
+  Effect.gen(function* () {
+    const body: CustomerUpdate = yield* decodeVariant(updateDecoders, input)
+    const problems: Array<FieldError> = []
+    if (body.customerType !== current.customerType)
+      problems.push({ field: "customerType", message: `must be ${current.customerType}, the customer's type` })
+    if (body.email !== undefined && body.phoneNumber !== undefined)
+      problems.push({ field: "phoneNumber", message: "update email and phoneNumber in separate requests" })
+    if (problems.length > 0) return yield* Effect.fail(invalidInput(problems))
+    yield* checkTerms(body.endUserTermsConsent)
+    if (body.umaAddress !== undefined) yield* checkUmaFree(platform, body.umaAddress, current.id)
+    return body
+  })
+
+const applyUpdate = (platform: PlatformRecord, current: CustomerRecord, body: CustomerUpdate) =>
+  Effect.gen(function* () {
+    const now = rfc3339(yield* Clock.currentTimeMillis)
+    const businessInfo =
+      body.customerType === "BUSINESS" && body.businessInfo !== undefined ? { businessInfo: { ...current.businessInfo, ...body.businessInfo } } : {}
+    const updated: CustomerRecord = { ...current, ...body, ...businessInfo, updatedAt: now }
+    yield* (yield* Store).put(Customers, platform.id, updated)
+    return updated
+  })
+
+/** The EMAIL_OTP credentials tied to the customer's current email. */
+const tiedCredentials = (platform: PlatformRecord, customer: CustomerRecord) =>
+  Effect.map(
+    Effect.flatMap(Store, (store) => store.findBy(AuthMethods, platform.id, "email", (customer.email ?? "").toLowerCase())),
+    (all) => all.filter((a) => a.customerId === customer.id && a.type === "EMAIL_OTP")
+  )
+
+const emailTaken = (platform: PlatformRecord, email: string, customerId: string) =>
+  Effect.flatMap(
+    Effect.flatMap(Store, (store) => store.findBy(AuthMethods, platform.id, "email", email.toLowerCase())),
+    (holders) =>
+      holders.some((a) => a.type === "EMAIL_OTP" && a.customerId !== customerId)
+        ? Effect.fail(new EmailOtpEmailAlreadyExists({ message: `Another EMAIL_OTP credential already uses ${email}`, details: { email } }))
+        : Effect.void
+  )
+
+interface EmailChange {
+  readonly customerId: string
+  readonly body: CustomerUpdate
+  readonly tiedIds: ReadonlyArray<string>
+}
+
+/** The signed part of an email change: the customer's email and its tied credentials change together. */
+const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: PlatformRecord, input: EmailChange) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const current = yield* load(platform, input.customerId)
+    if (current.isDeleted) return yield* Effect.fail(notFound(input.customerId))
+    const tied = yield* tiedCredentials(platform, current)
+    if (tied.map((a) => a.id).sort().join() !== [...input.tiedIds].sort().join())
+      return yield* Effect.fail(
+        new EmailOtpCredentialSetChanged({ message: "The customer's EMAIL_OTP credentials changed after the challenge was issued", details: {} })
+      )
+    const email = input.body.email!
+    yield* emailTaken(platform, email, current.id)
+    const updated = yield* applyUpdate(platform, current, input.body)
+    for (const a of tied) yield* store.put(AuthMethods, platform.id, { ...a, email, nickname: email, updatedAt: updated.updatedAt })
+    return reply(200, customerView(updated))
+  })
+)
+
+/**
+ * PATCH /customers/{id}. Fields that need no wallet signature change at once. A new email for a
+ * customer whose Global account has an EMAIL_OTP credential tied to the old one is a signed
+ * retry on that account (202 → 200): both emails change together, or neither.
+ */
+export const updateCustomer = (platform: PlatformRecord, id: string, input: unknown, headers: SignedHeaders = { signature: undefined, requestId: undefined }) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const current = yield* load(platform, id)
+    if (current.isDeleted) return yield* Effect.fail(notFound(id))
+    const body = yield* validateUpdate(platform, current, input)
+    const tied = body.email !== undefined && body.email !== current.email ? yield* tiedCredentials(platform, current) : []
+    // A retry is judged against what its challenge bound, even if the tied set changed since.
+    const bound = yield* boundAccount(platform, headers)
+    if (tied.length === 0 && Option.isNone(bound)) return customerView(yield* store.transaction(applyUpdate(platform, current, body)))
+    return yield* signedRetry({
+      platform,
+      accountId: Option.getOrElse(bound, () => tied[0]!.accountId),
+      method: "PATCH",
+      path: `/customers/${id}`,
+      body: input,
+      headers,
+      operation: changeEmailOp,
+      signer: () => accountSession(),
+      prepare: Effect.gen(function* () {
+        yield* emailTaken(platform, body.email!, current.id)
+        return {
+          input: { customerId: id, body, tiedIds: tied.map((a) => a.id) } satisfies EmailChange,
+          payload: (requestId: string, nowMs: number) =>
+            activityPayload({
+              type: "ACTIVITY_TYPE_UPDATE_USER_EMAIL",
+              organizationId: platform.id,
+              requestId,
+              nowMs,
+              parameters: { userEmail: body.email, userId: tied[0]?.accountId }
+            })
+        }
+      })
+    })
+  })
+
+/** DELETE /customers/{id}: marks the customer deleted and returns it; again is 410. */
+export const deleteCustomer = (platform: PlatformRecord, id: string) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    return yield* store.transaction(
+      Effect.gen(function* () {
+        const current = yield* load(platform, id)
+        if (current.isDeleted)
+          return yield* Effect.fail(new CustomerDeleted({ message: `Customer ${id} is already deleted`, details: { customerId: id } }))
+        const deleted: CustomerRecord = { ...current, isDeleted: true, updatedAt: rfc3339(yield* Clock.currentTimeMillis) }
+        yield* store.put(Customers, platform.id, deleted)
+        return customerView(deleted)
+      })
+    )
+  })

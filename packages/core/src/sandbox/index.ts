@@ -1,0 +1,5 @@
+/** The whole sandbox language: suffix tables, fixed codes, legacy literals, SCA countries. */
+export * from "./beneficiary.ts"
+export * from "./kyc.ts"
+export * from "./literals.ts"
+export * from "./sca.ts"
