@@ -12,7 +12,7 @@ import {
   parseSealedJson,
   signP256,
   utf8,
-  verifyCredential,
+  endpointPrograms,
   verifyP256
 } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
@@ -59,6 +59,7 @@ const otpInProcess = async (ms: number) => {
     const v = await engine.run(e)
     return isReply(v) ? (v.body as any) : (v as any)
   }
+  const ops = endpointPrograms(platform)
   const wallets: Array<string> = []
   let made = 0
   const nextCredential = async () => {
@@ -71,9 +72,9 @@ const otpInProcess = async (ms: number) => {
   const flow = async (id: string) => {
     const ch = await run(challengeCredential(platform, id, undefined))
     const tek = newKeyPair()
-    const body = { type: "EMAIL_OTP", encryptedOtpBundle: sealOtp(ch.otpEncryptionTargetBundle, "000000", tek) }
-    const first = await run(verifyCredential(platform, id, body, { signature: undefined, requestId: undefined }))
-    await run(verifyCredential(platform, id, body, { signature: stamp(tek, first.payloadToSign), requestId: first.requestId }))
+    const body = { type: "EMAIL_OTP" as const, encryptedOtpBundle: sealOtp(ch.otpEncryptionTargetBundle, "000000", tek) }
+    const first = await run(ops.walletAuth.verifyCredential(id, body))
+    await run(ops.walletAuth.verifyCredential(id, body, { signature: stamp(tek, first.payloadToSign), requestId: first.requestId }))
   }
   let n = 0
   let spent = 0

@@ -11,25 +11,25 @@ describe("Engine.as(platform) for embedders", () => {
       const platform = await engine.platform({ clientId: "embed", clientSecret: "s" })
       const api = engine.as(platform)
       const customer = await api.customers.create({ customerType: "INDIVIDUAL", fullName: "Em Bed", email: "embed@example.com" })
-      const account = (await api.internalAccounts.listForCustomers({ customerId: customer.id })).data[0]!.id
-      const credential = (await api.credentials.list(account)).data[0]!
-      const ch = (await api.credentials.challenge(credential.id)) as { otpEncryptionTargetBundle: string }
+      const account = (await api.internalAccounts.list({ customerId: customer.id })).data[0]!.id
+      const credential = (await api.walletAuth.listCredentials({ accountId: account })).data[0]!
+      const ch = (await api.walletAuth.challengeCredential(credential.id)) as { otpEncryptionTargetBundle: string }
       const tek = newKeyPair()
-      const body = { type: "EMAIL_OTP", encryptedOtpBundle: sealOtp(ch.otpEncryptionTargetBundle, "000000", tek) }
-      const first = (await api.credentials.verify(credential.id, body)) as Reply
+      const body = { type: "EMAIL_OTP" as const, encryptedOtpBundle: sealOtp(ch.otpEncryptionTargetBundle, "000000", tek) }
+      const first = (await api.walletAuth.verifyCredential(credential.id, body)) as Reply
       expect(first.status).toBe(202)
       const challenge = first.body as { payloadToSign: string; requestId: string }
-      const session = (await api.credentials.verify(credential.id, body, { signature: stamp(tek, challenge.payloadToSign), requestId: challenge.requestId })) as Reply
+      const session = (await api.walletAuth.verifyCredential(credential.id, body, { signature: stamp(tek, challenge.payloadToSign), requestId: challenge.requestId })) as Reply
       expect(session.status).toBe(200)
-      expect((await api.sessions.list(account)).data).toHaveLength(1)
+      expect((await api.walletAuth.listSessions({ accountId: account })).data).toHaveLength(1)
 
       const s = evmSigner()
       const created = (await api.externalAccounts.create({ customerId: customer.id, currency: "USDC", ownershipType: "FIRST_PARTY", accountInfo: { accountType: "ETHEREUM_WALLET", address: s.address } })) as Reply
       const id = (created.body as { id: string }).id
-      const wc = (await api.externalAccounts.challenge(id, "WALLET_SIGNATURE")) as Reply
+      const wc = (await api.externalAccounts.challenge(id, { method: "WALLET_SIGNATURE" })) as Reply
       const verified = await api.externalAccounts.verify(id, { signature: s.sign((wc.body as { messageToSign: string }).messageToSign) })
       expect((verified as { status: string }).status).toBe("ACTIVE")
-      expect((await api.events.list()).data.map((e) => (e.data as { status: string }).status)).toEqual(["ACTIVE"])
+      expect((await api.webhooks.listEvents()).data.map((e) => (e.data as { status: string }).status)).toEqual(["ACTIVE"])
     } finally {
       await engine.dispose()
     }

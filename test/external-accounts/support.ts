@@ -16,7 +16,7 @@ export const usd = (accountNumber = "123456789", over: Record<string, unknown> =
 
 export const wallet = (accountType: string, address: string, over: Record<string, unknown> = {}) => ({
   currency: accountType === "SPARK_WALLET" ? "BTC" : "USDC",
-  ownershipType: "FIRST_PARTY",
+  ownershipType: "FIRST_PARTY" as const,
   accountInfo: { accountType, address },
   ...over
 })

@@ -5,16 +5,12 @@ import { afterAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Effect, type Layer } from "effect"
 import {
-  createCredential,
-  decideLiveness,
   type Engine,
   isReply,
   makeEngine,
   type PlatformRecord,
-  revokeCredential,
-  revokeSession,
-  setProcessingHold,
   type SignedHeaders,
+  type StateDocument,
   type Store,
   TimeControl
 } from "@tessera/core"
@@ -73,14 +69,14 @@ const attempt = <A>(p: Promise<A>): Promise<A | undefined> => p.catch((e) => (ty
 const advance = (w: World, seconds: number) => w.engine.run(Effect.flatMap(TimeControl, (t) => t.advance(seconds)))
 
 /** Both legs of a signed operation, stamped with `key`. */
-const signed = async (w: World, op: (h: SignedHeaders) => Effect.Effect<unknown, unknown, any>, key: KeyPair) => {
-  const first = body(await attempt(w.engine.run(op(none))))
+const signed = async (op: (h: SignedHeaders) => Promise<unknown>, key: KeyPair) => {
+  const first = body(await attempt(op(none)))
   if (first?.requestId === undefined) return
-  return body(await attempt(w.engine.run(op({ signature: stamp(key, first.payloadToSign), requestId: first.requestId }))))
+  return body(await attempt(op({ signature: stamp(key, first.payloadToSign), requestId: first.requestId })))
 }
 
 const walletOf = async (w: World, customerId: string) =>
-  (await w.engine.as(w.platform).internalAccounts.listForCustomers({ customerId })).data[0]?.id as string | undefined
+  (await w.engine.as(w.platform).internalAccounts.list({ customerId })).data[0]?.id as string | undefined
 
 const apply = async (w: World, s: Step): Promise<void> => {
   const api = w.engine.as(w.platform)
@@ -88,8 +84,8 @@ const apply = async (w: World, s: Step): Promise<void> => {
     case "Customer": {
       const common = { ...(s.pcid === null ? {} : { platformCustomerId: `pc-${s.pcid}` }), ...(s.email ? { email: `u${w.customers.length}@example.com` } : {}) }
       const input = s.business
-        ? { customerType: "BUSINESS", ...common, businessInfo: { legalName: "Acme", country: "US", taxId: "47-1234567", incorporatedOn: "2018-03-14" } }
-        : { customerType: "INDIVIDUAL", ...common, fullName: `Person ${s.suffix}` }
+        ? { customerType: "BUSINESS" as const, ...common, businessInfo: { legalName: "Acme", country: "US", taxId: "47-1234567", incorporatedOn: "2018-03-14" } }
+        : { customerType: "INDIVIDUAL" as const, ...common, fullName: `Person ${s.suffix}` }
       const c = await attempt(api.customers.create(input))
       if (c !== undefined) w.customers.push({ id: c.id, business: s.business, email: s.email })
       return
@@ -107,39 +103,39 @@ const apply = async (w: World, s: Step): Promise<void> => {
     case "Bank": {
       const c = s.which === null ? undefined : pick(w.customers, s.which)
       const input = { ...usd(`55500${String(s.account).padStart(4, "0")}`), ...(c === undefined ? {} : { customerId: c.id }) }
-      const a = await attempt(api.externalAccounts.create(input, c === undefined ? "platform" : "customers"))
+      const a = await attempt((c === undefined ? api.platform.createExternalAccount(input) : api.externalAccounts.create(input)))
       if (a !== undefined) w.externals.push(body(a).id)
       return
     }
     case "DeleteExternal": {
       const id = pick(w.externals, s.which)
-      if (id !== undefined) for (const route of ["customers", "platform"] as const) await attempt(api.externalAccounts.delete(id, route))
+      if (id !== undefined) for (const remove of [api.externalAccounts.delete, api.platform.deleteExternalAccount]) await attempt(remove(id))
       return
     }
     case "Wallet": {
-      const a = body(await attempt(api.externalAccounts.create(wallet("ETHEREUM_WALLET", evmSigner().address), "platform")))
+      const a = body(await attempt(api.platform.createExternalAccount(wallet("ETHEREUM_WALLET", evmSigner().address))))
       if (a === undefined) return
       w.externals.push(a.id)
       if (!s.liveness) return
-      await attempt(api.externalAccounts.challenge(a.id, "LIVENESS", "platform"))
-      if (s.decide) await attempt(w.engine.run(decideLiveness(w.platform, a.id, { outcome: "PASSED" })))
+      await attempt(api.platform.challengeExternalAccount(a.id, { method: "LIVENESS" }))
+      if (s.decide) await attempt(api.externalAccounts.decideLiveness(a.id, { outcome: "PASSED" }))
       return
     }
     case "Login": {
       const c = pick(w.customers.filter((x) => x.email), s.which)
       const accountId = c === undefined ? undefined : await walletOf(w, c.id)
       if (accountId === undefined) return
-      const cred = (await api.credentials.list(accountId)).data.find((a: { type: string }) => a.type === "EMAIL_OTP")
+      const cred = (await api.walletAuth.listCredentials({ accountId })).data.find((a: { type: string }) => a.type === "EMAIL_OTP")
       if (cred === undefined) return
       // Past the challenge rate limit; an incomplete login leaves its OTP issued.
       await advance(w, 31)
-      const ch = body(await attempt(api.credentials.challenge(cred.id)))
+      const ch = body(await attempt(api.walletAuth.challengeCredential(cred.id)))
       if (ch === undefined || !s.complete) return
       const tek = newKeyPair()
-      const verify = { type: "EMAIL_OTP", encryptedOtpBundle: sealOtp(ch.otpEncryptionTargetBundle, "000000", tek) }
-      const first = body(await attempt(api.credentials.verify(cred.id, verify)))
+      const verify = { type: "EMAIL_OTP" as const, encryptedOtpBundle: sealOtp(ch.otpEncryptionTargetBundle, "000000", tek) }
+      const first = body(await attempt(api.walletAuth.verifyCredential(cred.id, verify)))
       if (first?.requestId === undefined) return
-      const session = body(await attempt(api.credentials.verify(cred.id, verify, { signature: stamp(tek, first.payloadToSign), requestId: first.requestId })))
+      const session = body(await attempt(api.walletAuth.verifyCredential(cred.id, verify, { signature: stamp(tek, first.payloadToSign), requestId: first.requestId })))
       if (session?.id !== undefined) w.sessions.push({ id: session.id, key: tek, accountId })
       return
     }
@@ -148,9 +144,9 @@ const apply = async (w: World, s: Step): Promise<void> => {
       if (credentialId === undefined || pk === undefined) return
       await advance(w, 31)
       const client = newKeyPair()
-      const ch = body(await attempt(api.credentials.challenge(credentialId, { clientPublicKey: client.publicKey })))
+      const ch = body(await attempt(api.walletAuth.challengeCredential(credentialId, { clientPublicKey: client.publicKey })))
       if (ch?.challenge === undefined || !s.complete) return
-      const session = body(await attempt(api.credentials.verify(credentialId, { type: "PASSKEY", assertion: pk.assert(ch.challenge) }, { signature: undefined, requestId: ch.requestId })))
+      const session = body(await attempt(api.walletAuth.verifyCredential(credentialId, { type: "PASSKEY" as const, assertion: pk.assert(ch.challenge) }, { signature: undefined, requestId: ch.requestId })))
       if (session?.id !== undefined) w.sessions.push({ id: session.id, key: client, accountId: session.accountId })
       return
     }
@@ -164,23 +160,24 @@ const apply = async (w: World, s: Step): Promise<void> => {
       if (s._tag === "AddPasskey") {
         const pk = new SoftwarePasskey({ origin: "https://w.example.com", rpId: "w.example.com" })
         const challenge = Buffer.from(`c${s.which}-${w.sessions.length}`).toString("base64url")
-        const input = { type: "PASSKEY", accountId, nickname: "key", challenge, attestation: pk.register(challenge) }
-        const created = await signed(w, (h) => createCredential(w.platform, input, h), signer.key)
+        const input = { type: "PASSKEY" as const, accountId, nickname: "key", challenge, attestation: pk.register(challenge) }
+        const created = await signed((h) => api.walletAuth.createCredential(input, h), signer.key)
         if (created?.id !== undefined) w.passkeys.set(created.id, pk)
         return
       }
-      if (s._tag === "AddSms") return signed(w, (h) => createCredential(w.platform, { type: "SMS_OTP", accountId }, h), signer.key)
+      if (s._tag === "AddSms") return signed((h) => api.walletAuth.createCredential({ type: "SMS_OTP", accountId }, h), signer.key)
       if (s._tag === "RevokeSession") {
         const target = pick(w.sessions.filter((x) => x.accountId === accountId), s.which)
-        return target === undefined ? undefined : signed(w, (h) => revokeSession(w.platform, target.id, h), signer.key)
+        return target === undefined ? undefined : signed((h) => api.walletAuth.revokeSession(target.id, h), signer.key)
       }
-      const cred = pick((await api.credentials.list(accountId)).data, s.which)
-      return cred === undefined ? undefined : signed(w, (h) => revokeCredential(w.platform, cred.id, h), signer.key)
+      const cred = pick((await api.walletAuth.listCredentials({ accountId })).data, s.which)
+      return cred === undefined ? undefined : signed((h) => api.walletAuth.revokeCredential(cred.id, h), signer.key)
     }
     case "Hold": {
       const c = s.which === null ? undefined : pick(w.customers, s.which)
       const accountId = c === undefined ? undefined : await walletOf(w, c.id)
-      await attempt(w.engine.run(setProcessingHold(w.platform, accountId, { operations: s.operations, seconds: 60 })))
+      const hold = { operations: s.operations, seconds: 60 }
+      await attempt(accountId === undefined ? api.sandbox.holdPlatformOperations(hold) : api.sandbox.holdAccountOperations(accountId, hold))
       return
     }
     case "Advance":
@@ -209,13 +206,13 @@ describe.each(stores)("export → import → export on random worlds (%s store)"
           for (const s of steps) await apply(w, s)
           const doc = await source.as(platform).sandbox.exportState()
           const other = await target.platform({ clientId: "target", clientSecret: "t" })
-          await target.as(other).sandbox.importState(doc)
+          await target.as(other).sandbox.importState(doc as typeof StateDocument.Encoded)
           expect(content(await target.as(other).sandbox.exportState())).toEqual(content(doc))
           const [from, to] = [source.as(platform), target.as(other)]
-          const all = { isIncludingDeleted: "true", limit: "100" }
+          const all = { isIncludingDeleted: "true" as const, limit: "100" }
           expect(await to.customers.list(all)).toEqual(await from.customers.list(all))
-          expect(await to.internalAccounts.listForCustomers({ limit: "100" })).toEqual(await from.internalAccounts.listForCustomers({ limit: "100" }))
-          expect(await to.externalAccounts.list({ limit: "100" }, "platform")).toEqual(await from.externalAccounts.list({ limit: "100" }, "platform"))
+          expect(await to.internalAccounts.list({ limit: "100" })).toEqual(await from.internalAccounts.list({ limit: "100" }))
+          expect(await to.platform.listExternalAccounts({ limit: "100" })).toEqual(await from.platform.listExternalAccounts({ limit: "100" }))
         } finally {
           await source.dispose()
           await target.dispose()

@@ -3,7 +3,6 @@ import fc from "fast-check"
 import { Effect } from "effect"
 import {
   challengeCredential,
-  createCredential,
   createCustomer,
   type Engine,
   isReply,
@@ -12,15 +11,17 @@ import {
   listSessions,
   makeEngine,
   type PlatformRecord,
-  revokeCredential,
-  revokeSession,
   type SignedHeaders,
   TimeControl,
-  verifyCredential
+  endpointPrograms
 } from "@tessera/core"
+
 import { MemoryStore } from "@tessera/adapter-memory"
 import { type KeyPair, newKeyPair, sealOtp, SoftwarePasskey, stamp } from "@tessera/core/testing"
 import { arbWalletStep, type WalletStep } from "@tessera/core/testing/arbitraries"
+
+/** The endpoints' programs for the model's platform. */
+const ops = (m: { readonly platform: PlatformRecord }) => endpointPrograms(m.platform)
 
 /** Runs an operation in-process and answers `{status, body}` as the HTTP adapter would. */
 const call = async (engine: Engine, effect: Effect.Effect<unknown, unknown, any>) => {
@@ -73,8 +74,8 @@ const step = async (m: Model, s: WalletStep) => {
       const ch = await call(m.engine, challengeCredential(m.platform, email.id, undefined))
       expect(ch.status).toBe(200)
       const tek = newKeyPair()
-      const body = { type: "EMAIL_OTP", encryptedOtpBundle: sealOtp(ch.body.otpEncryptionTargetBundle, "000000", tek) }
-      const r = await signedCall(m, (h) => verifyCredential(m.platform, email.id, body, h), tek)
+      const body = { type: "EMAIL_OTP" as const, encryptedOtpBundle: sealOtp(ch.body.otpEncryptionTargetBundle, "000000", tek) }
+      const r = await signedCall(m, (h) => ops(m).walletAuth.verifyCredential(email.id, body, h), tek)
       expect(r.status).toBe(200)
       m.sessions.push({ id: r.body.id, key: tek, credentialId: email.id })
       return
@@ -82,15 +83,15 @@ const step = async (m: Model, s: WalletStep) => {
     case "AddPasskey": {
       const pk = new SoftwarePasskey({ origin: "https://w.example.com", rpId: "w.example.com" })
       const challenge = Buffer.from(`c${Math.random()}`).toString("base64url")
-      const body = { type: "PASSKEY", accountId: m.accountId, nickname: "key", challenge, attestation: pk.register(challenge) }
-      const r = await signedCall(m, (h) => createCredential(m.platform, body, h), signer?.key ?? newKeyPair())
+      const body = { type: "PASSKEY" as const, accountId: m.accountId, nickname: "key", challenge, attestation: pk.register(challenge) }
+      const r = await signedCall(m, (h) => ops(m).walletAuth.createCredential(body, h), signer?.key ?? newKeyPair())
       // Adding needs an active session of this account.
       expect(r.status).toBe(signer === undefined ? 401 : 201)
       if (r.status === 201) m.passkeys.set(r.body.id, pk)
       return
     }
     case "AddSms": {
-      const r = await signedCall(m, (h) => createCredential(m.platform, { type: "SMS_OTP", accountId: m.accountId }, h), signer?.key ?? newKeyPair())
+      const r = await signedCall(m, (h) => ops(m).walletAuth.createCredential({ type: "SMS_OTP", accountId: m.accountId }, h), signer?.key ?? newKeyPair())
       const hasSms = creds.some((c) => c.type === "SMS_OTP")
       expect(r.status).toBe(hasSms ? 400 : signer === undefined ? 401 : 201)
       return
@@ -101,7 +102,7 @@ const step = async (m: Model, s: WalletStep) => {
       await m.engine.run(Effect.flatMap(TimeControl, (t) => t.advance(31)))
       const client = newKeyPair()
       const ch = await call(m.engine, challengeCredential(m.platform, cred.id, { clientPublicKey: client.publicKey }))
-      const r = await call(m.engine, verifyCredential(m.platform, cred.id, { type: "PASSKEY", assertion: m.passkeys.get(cred.id)!.assert(ch.body.challenge) }, { signature: undefined, requestId: ch.body.requestId }))
+      const r = await call(m.engine, ops(m).walletAuth.verifyCredential(cred.id, { type: "PASSKEY", assertion: m.passkeys.get(cred.id)!.assert(ch.body.challenge) }, { signature: undefined, requestId: ch.body.requestId }))
       expect(r.status).toBe(200)
       m.sessions.push({ id: r.body.id, key: client, credentialId: cred.id })
       return
@@ -109,7 +110,7 @@ const step = async (m: Model, s: WalletStep) => {
     case "RevokeCredential": {
       const cred = pick(creds, s.which)
       if (cred === undefined || signer === undefined) return
-      const r = await signedCall(m, (h) => revokeCredential(m.platform, cred.id, h), signer.key)
+      const r = await signedCall(m, (h) => ops(m).walletAuth.revokeCredential(cred.id, h), signer.key)
       if (creds.length === 1) expect(r.status).toBe(400)
       else if (signer.credentialId === cred.id) expect(r.status).toBe(401)
       return
@@ -117,7 +118,7 @@ const step = async (m: Model, s: WalletStep) => {
     case "RevokeSession": {
       const target = pick(m.sessions, s.which)
       if (target === undefined || signer === undefined) return
-      await signedCall(m, (h) => revokeSession(m.platform, target.id, h), signer.key)
+      await signedCall(m, (h) => ops(m).walletAuth.revokeSession(target.id, h), signer.key)
       return
     }
     case "ReuseRequestId": {

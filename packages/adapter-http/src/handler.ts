@@ -1,6 +1,5 @@
 import { Cause, Effect, Exit } from "effect"
 import {
-  authenticate,
   type DomainError,
   type Engine,
   envelopeOf,
@@ -8,13 +7,16 @@ import {
   internalErrorEnvelope,
   InvalidInput,
   invalidInput,
+  invoke,
   isDomainError,
   isReply,
   MethodNotAllowed,
+  NO_SIGNATURE,
   NotFound,
   PayloadTooLarge,
   UnsupportedMediaType
 } from "@tessera/core"
+import { authenticateRequest, walletHeaders } from "./basic-auth.ts"
 import { makeMatcher, type Route, routes } from "./routes.ts"
 import { health } from "./health.ts"
 import { logError } from "./log.ts"
@@ -191,14 +193,16 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
 
   // One chain per request (no generator): it runs on every call, so each step shows in the benchmarks.
   const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string>) =>
-    Effect.flatMap(authenticate(req.header("authorization")), (platform) => {
+    Effect.flatMap(authenticateRequest(req.header("authorization")), (platform) => {
       let body: unknown = undefined
       if (req.method !== "GET" && req.method !== "DELETE") {
         const read = readBody(req, max)
         if (!read.ok) return Effect.fail(read.error)
         body = read.value
       }
-      return Effect.map(route.handle({ platform, params, query, body, header: req.header }), (value) => ({
+      // Header names are the transport's: the core gets the signature headers' values as data.
+      const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE
+      return Effect.map(invoke(route.endpoint, platform, { params, query, body, headers }), (value) => ({
         value,
         platformId: platform.id
       }))
@@ -233,7 +237,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
     const m = match(req.method, segments)
     if (m._tag !== "Found") {
       // Unknown routes still need credentials first, so the API's shape is not probed anonymously.
-      const auth = engine.runtime.runSyncExit(authenticate(req.header("authorization")))
+      const auth = engine.runtime.runSyncExit(authenticateRequest(req.header("authorization")))
       if (Exit.isFailure(auth)) {
         const e = Cause.failureOption(auth.cause)
         return done(e._tag === "Some" ? errorResponse(e.value) : envelopeResponse(internalErrorEnvelope()))

@@ -10,5 +10,5 @@ export {
 export { nodeListener, serve, type NodeListenerOptions, type RunningServer, type ServeOptions } from "./node-server.ts"
 export { toFetchHandler, type FetchHandlerOptions } from "./fetch-handler.ts"
 export { bodyParserErrors } from "./body-parser-errors.ts"
-export { routes, makeMatcher, type Route, type RouteContext } from "./routes.ts"
+export { routes, makeMatcher, type Route } from "./routes.ts"
 export { startWebhookWorker, type WebhookWorker } from "./webhook-worker.ts"

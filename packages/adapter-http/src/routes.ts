@@ -1,35 +1,9 @@
-import { type Effect, Schema } from "effect"
-import {
-  BusinessCreate,
-  BusinessUpdate,
-  createCustomer,
-  deleteCustomer,
-  type EngineServices,
-  getCustomer,
-  IndividualCreate,
-  IndividualUpdate,
-  listCustomerInternalAccounts,
-  listCustomers,
-  listPlatformInternalAccounts,
-  type PlatformRecord,
-  updateCustomer,
-  walletHeaders
-} from "@tessera/core"
-import { clockRoutes, stateRoutes } from "./sandbox-routes.ts"
-import { walletRoutes } from "./wallet-routes.ts"
-import { externalAccountRoutes } from "./external-account-routes.ts"
+import type { Schema } from "effect"
+import { type AnyEndpoint, endpoints } from "@tessera/core"
 
-/** What a route handler receives: the authenticated platform and the decoded request parts. */
-export interface RouteContext {
-  readonly platform: PlatformRecord
-  readonly params: Readonly<Record<string, string>>
-  readonly query: Readonly<Record<string, string>>
-  readonly body: unknown
-  readonly header: (name: string) => string | undefined
-}
-
+/** One HTTP route: an endpoint of the core's table, as the transport and the served document see it. */
 export interface Route {
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT"
+  readonly method: AnyEndpoint["method"]
   /** Path under the versioned base, with `{param}` segments, as in the reference OpenAPI. */
   readonly path: string
   /** The reference's operationId (Tessera's own start with `tessera.`), as the served document lists it. */
@@ -38,76 +12,20 @@ export interface Route {
   readonly status: number
   /** One line in Tessera's words, published in the served OpenAPI document. */
   readonly summary: string
-  /** The schema the operation decodes its JSON body with, published as its request body. */
+  /** The schema published as the request body; absent where the document keeps the reference's. */
   readonly body?: Schema.Schema.Any
-  readonly handle: (ctx: RouteContext) => Effect.Effect<unknown, unknown, EngineServices>
+  /** The core's endpoint this route serves. */
+  readonly endpoint: AnyEndpoint
 }
 
-/** The one route table. Every path here is served under `/2025-10-13`. */
-export const routes: ReadonlyArray<Route> = [
-  {
-    method: "POST",
-    path: "/customers",
-    operationId: "createCustomer",
-    status: 201,
-    summary: "Create an individual or business customer with its embedded wallet, and the wallet's email OTP credential when it has an email",
-    body: Schema.Union(IndividualCreate, BusinessCreate),
-    handle: (c) => createCustomer(c.platform, c.body)
-  },
-  {
-    method: "GET",
-    path: "/customers",
-    operationId: "listCustomers",
-    status: 200,
-    summary: "List the platform's customers in creation order, filtered and paged by cursor",
-    handle: (c) => listCustomers(c.platform, c.query)
-  },
-  {
-    method: "GET",
-    path: "/customers/internal-accounts",
-    operationId: "listCustomerInternalAccounts",
-    status: 200,
-    summary: "List the internal accounts of the platform's customers",
-    handle: (c) => listCustomerInternalAccounts(c.platform, c.query)
-  },
-  {
-    method: "GET",
-    path: "/customers/{customerId}",
-    operationId: "getCustomerById",
-    status: 200,
-    summary: "Read one customer",
-    handle: (c) => getCustomer(c.platform, c.params["customerId"]!)
-  },
-  {
-    method: "PATCH",
-    path: "/customers/{customerId}",
-    operationId: "updateCustomerById",
-    status: 200,
-    summary: "Change a customer's fields; a new email that a wallet credential is tied to takes a signed retry",
-    body: Schema.Union(IndividualUpdate, BusinessUpdate),
-    handle: (c) => updateCustomer(c.platform, c.params["customerId"]!, c.body, walletHeaders(c.header))
-  },
-  {
-    method: "DELETE",
-    path: "/customers/{customerId}",
-    operationId: "deleteCustomerById",
-    status: 200,
-    summary: "Delete a customer; the answer is the customer as it was",
-    handle: (c) => deleteCustomer(c.platform, c.params["customerId"]!)
-  },
-  {
-    method: "GET",
-    path: "/platform/internal-accounts",
-    operationId: "listPlatformInternalAccounts",
-    status: 200,
-    summary: "List the platform's own internal accounts",
-    handle: (c) => listPlatformInternalAccounts(c.platform, c.query)
-  },
-  ...walletRoutes,
-  ...externalAccountRoutes,
-  ...clockRoutes,
-  ...stateRoutes
-]
+const routeOf = (e: AnyEndpoint): Route => {
+  const { method, path, operationId, status, summary } = e
+  const route = { method, path, operationId, status, summary, endpoint: e }
+  return e.body === undefined || e.documentBody === false ? route : { ...route, body: e.body }
+}
+
+/** The route table, derived from the core's endpoint table. Every path here is served under `/2025-10-13`. */
+export const routes: ReadonlyArray<Route> = endpoints.map(routeOf)
 
 interface Compiled {
   readonly route: Route

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises"
 import { Either } from "effect"
-import { checkStateDocument, type Engine, type PlatformRecord } from "@tessera/core"
+import { checkStateDocument, type Engine, type PlatformRecord, type StateDocument } from "@tessera/core"
 import { StartupError } from "./startup-errors.ts"
 
 const READ_FAILURES: Record<string, string> = {
@@ -15,7 +15,7 @@ const FIX = "pass a document saved from GET /2025-10-13/sandbox/state with --see
 /** A seed file that was read and passed every check of the import, so importing it cannot be refused. */
 export interface Seed {
   readonly path: string
-  readonly document: unknown
+  readonly document: typeof StateDocument.Encoded
 }
 
 /**
@@ -46,7 +46,8 @@ export const readSeedFile = async (path: string): Promise<Seed> => {
     const more = count > 1 ? ` (and ${count - 1} more)` : ""
     throw new StartupError(`seed file ${named} is not a state document Tessera can load: ${first}${more}; ${FIX}`, { cause: checked.left })
   }
-  return { path, document }
+  // The check above is the import's own, so the document has the state document's shape.
+  return { path, document: document as typeof StateDocument.Encoded }
 }
 
 /** The import itself (the same as `PUT /sandbox/state`, without its HTTP body cap): it replaces the platform's data. */

@@ -6,26 +6,9 @@ import { Notifier, type OtpDelivery } from "./ports/notifier.ts"
 import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store } from "./ports/store.ts"
 import { TimeControl } from "./ports/time-control.ts"
-import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "./operations/customers/customers.ts"
-import { listCustomers } from "./operations/customers/queries.ts"
-import { listCustomerInternalAccounts, listPlatformInternalAccounts } from "./operations/internal-accounts/queries.ts"
 import { ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
-import { challengeCredential, verifyCredential } from "./operations/wallet-auth/credential-auth.ts"
-import { createCredential, listCredentials, revokeCredential } from "./operations/wallet-auth/credentials.ts"
-import { listSessions, refreshSession, revokeSession } from "./operations/wallet-auth/sessions.ts"
-import {
-  createExternalAccount,
-  deleteExternalAccount,
-  type ExternalAccountRoute,
-  getExternalAccount,
-  listExternalAccounts
-} from "./operations/external-accounts/external-accounts.ts"
-import { startOwnershipChallenge, verifyOwnership } from "./operations/external-accounts/ownership.ts"
-import { listEvents } from "./operations/webhooks/events.ts"
-import { exportPlatformState, importPlatformState, resetPlatform } from "./operations/sandbox/state.ts"
-import type { SignedHeaders } from "./signed-retry/signed-retry.ts"
-
-const NO_HEADERS: SignedHeaders = { signature: undefined, requestId: undefined }
+import { type EmbeddingApi, embeddingApi } from "./endpoints/embedding.ts"
+import { type Endpoints, endpoints } from "./endpoints/table.ts"
 
 export type EngineServices = Store | Ids | Notifier | Keys | TimeControl | WebhookTransport
 
@@ -102,50 +85,13 @@ export class Engine {
     return this.run(ensurePlatform(input))
   }
 
-  /** The operations of one platform, as Promises. */
-  as(platform: PlatformRecord) {
-    return {
-      customers: {
-        create: (body: unknown) => this.run(createCustomer(platform, body)),
-        get: (id: string) => this.run(getCustomer(platform, id)),
-        list: (query: Record<string, string> = {}) => this.run(listCustomers(platform, query)),
-        update: (id: string, body: unknown) => this.run(updateCustomer(platform, id, body)),
-        delete: (id: string) => this.run(deleteCustomer(platform, id))
-      },
-      internalAccounts: {
-        listForCustomers: (query: Record<string, string> = {}) => this.run(listCustomerInternalAccounts(platform, query)),
-        listForPlatform: (query: Record<string, string> = {}) => this.run(listPlatformInternalAccounts(platform, query))
-      },
-      // Signed endpoints answer a Reply (status and body), as over HTTP: 202 challenge, then the outcome.
-      credentials: {
-        create: (body: unknown, headers: SignedHeaders = NO_HEADERS) => this.run(createCredential(platform, body, headers)),
-        list: (accountId: string) => this.run(listCredentials(platform, { accountId })),
-        challenge: (id: string, body?: unknown) => this.run(challengeCredential(platform, id, body)),
-        verify: (id: string, body: unknown, headers: SignedHeaders = NO_HEADERS) => this.run(verifyCredential(platform, id, body, headers)),
-        revoke: (id: string, headers: SignedHeaders = NO_HEADERS) => this.run(revokeCredential(platform, id, headers))
-      },
-      sessions: {
-        list: (accountId: string) => this.run(listSessions(platform, { accountId })),
-        refresh: (id: string, body: unknown, headers: SignedHeaders = NO_HEADERS) => this.run(refreshSession(platform, id, body, headers)),
-        revoke: (id: string, headers: SignedHeaders = NO_HEADERS) => this.run(revokeSession(platform, id, headers))
-      },
-      externalAccounts: {
-        create: (body: unknown, route: ExternalAccountRoute = "customers") => this.run(createExternalAccount(platform, body, route)),
-        get: (id: string, route: ExternalAccountRoute = "customers") => this.run(getExternalAccount(platform, id, route)),
-        list: (query: Record<string, string> = {}, route: ExternalAccountRoute = "customers") => this.run(listExternalAccounts(platform, query, route)),
-        challenge: (id: string, method: "WALLET_SIGNATURE" | "LIVENESS", route: ExternalAccountRoute = "customers") =>
-          this.run(startOwnershipChallenge(platform, id, { method }, route)),
-        verify: (id: string, body: unknown, route: ExternalAccountRoute = "customers") => this.run(verifyOwnership(platform, id, body, route)),
-        delete: (id: string, route: ExternalAccountRoute = "customers") => this.run(deleteExternalAccount(platform, id, route))
-      },
-      events: { list: (query: Record<string, string> = {}) => this.run(listEvents(platform, query)) },
-      // The platform's whole data as one document, its replacement by one, and a reset (README, "Sandbox state").
-      sandbox: {
-        exportState: () => this.run(exportPlatformState(platform)),
-        importState: (document: unknown) => this.run(importPlatformState(platform, document)),
-        reset: () => this.run(resetPlatform(platform))
-      }
-    }
+  /**
+   * Every endpoint of one platform, as Promises: `as(platform).customers.create(input)`, typed
+   * from the endpoint table (endpoints/). Signed endpoints answer a Reply (status and body), as
+   * over HTTP: 202 challenge, then the outcome.
+   */
+  as(platform: PlatformRecord): EmbeddingApi<Endpoints> {
+    return embeddingApi(endpoints, (effect) => this.run(effect), platform)
   }
 
   dispose(): Promise<void> {

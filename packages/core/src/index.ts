@@ -47,3 +47,5 @@ export { accountTypes, decodeAccountInfo } from "./domain/external-accounts/vari
 export * from "./operations/webhooks/events.ts"
 export * from "./operations/webhooks/delivery.ts"
 export * from "./operations/external-accounts/beneficiary-trust.ts"
+export * from "./endpoints/index.ts"
+export * from "./operations/sandbox/clock.ts"

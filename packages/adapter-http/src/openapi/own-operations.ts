@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EventsQuery, STATE_FORMAT, STATE_VERSION } from "@tessera/core"
+import { EventsQuery, StateDocument } from "@tessera/core"
 
 /**
  * What the served document says about Tessera's own operations (`tessera.*`, the sandbox
@@ -60,14 +60,6 @@ const WebhookPublicKey = Schema.Struct({
 }).annotations({ identifier: "WebhookPublicKey" })
 
 const Counts = Schema.Record({ key: Schema.String, value: Schema.Int }).annotations({ description: "Records per collection" })
-
-/** The platform's state as `GET /sandbox/state` writes it and `PUT /sandbox/state` reads it. */
-export const StateDocument = Schema.Struct({
-  format: Schema.Literal(STATE_FORMAT),
-  version: Schema.Literal(STATE_VERSION),
-  exportedAt: optional(DateTime),
-  collections: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
-}).annotations({ identifier: "StateDocument" })
 
 export const ownOperations: Readonly<Record<string, OwnOperation>> = {
   "tessera.resetSandbox": { response: Schema.Struct({ removed: Counts }).annotations({ identifier: "SandboxReset" }) },

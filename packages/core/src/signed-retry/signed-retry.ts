@@ -14,6 +14,7 @@ import { Store } from "../ports/store.ts"
 import { type SignerRule, signerAllowed } from "./authorize.ts"
 import { bodySha256 } from "./canonical.ts"
 import { type SignedOperation } from "./registry.ts"
+import type { SignedTarget } from "./target.ts"
 import { SANDBOX_WALLET_SIGNATURE } from "../sandbox/literals.ts"
 import { lifetimes } from "../limits.ts"
 
@@ -22,11 +23,6 @@ export interface SignedHeaders {
   readonly signature: string | undefined
   readonly requestId: string | undefined
 }
-
-export const walletHeaders = (header: (name: string) => string | undefined): SignedHeaders => ({
-  signature: header("service-wallet-signature") ?? header("grid-wallet-signature"),
-  requestId: header("request-id")
-})
 
 /** What the first call binds: the operation's input, the 202's `type`, and the string to stamp. */
 export interface Binding<I> {
@@ -37,11 +33,10 @@ export interface Binding<I> {
   readonly commit?: Effect.Effect<void, unknown, Store>
 }
 
-export interface SignedCall<I, E, R> {
+/** `method` and `path` come from the signed endpoint's declaration (SignedTarget). */
+export interface SignedCall<I, E, R> extends SignedTarget {
   readonly platform: PlatformRecord
   readonly accountId: string
-  readonly method: string
-  readonly path: string
   readonly body: unknown
   readonly headers: SignedHeaders
   readonly operation: SignedOperation<I>

@@ -25,6 +25,7 @@ import { accountSession } from "../../signed-retry/authorize.ts"
 import { activityPayload } from "../../signed-retry/canonical.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
+import type { SignedTarget } from "../../signed-retry/target.ts"
 import { bodyNotAnObject, decodeInput, type FieldError, invalidInput, isJsonObject } from "../../domain/field-errors.ts"
 import { isId, makeId } from "../../domain/ids.ts"
 import { currencies, newInternalAccount } from "../../domain/internal-accounts/internal-account.ts"
@@ -241,7 +242,7 @@ const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: Pl
  * customer whose Global account has an EMAIL_OTP credential tied to the old one is a signed
  * retry on that account (202 → 200): both emails change together, or neither.
  */
-export const updateCustomer = (platform: PlatformRecord, id: string, input: unknown, headers: SignedHeaders = { signature: undefined, requestId: undefined }) =>
+export const updateCustomer = (platform: PlatformRecord, id: string, input: unknown, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const store = yield* Store
     const current = yield* load(platform, id)
@@ -254,8 +255,7 @@ export const updateCustomer = (platform: PlatformRecord, id: string, input: unkn
     return yield* signedRetry({
       platform,
       accountId: Option.getOrElse(bound, () => tied[0]!.accountId),
-      method: "PATCH",
-      path: `/customers/${id}`,
+      ...target,
       body: input,
       headers,
       operation: changeEmailOp,

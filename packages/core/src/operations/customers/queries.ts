@@ -5,7 +5,7 @@ import { CustomerType, customerView } from "../../domain/customers/customer.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { listPage, optionalFilter, pageParams } from "../common/listing.ts"
 
-const CustomerListQuery = Schema.Struct({
+export const CustomerListQuery = Schema.Struct({
   platformCustomerId: optional(Schema.String),
   customerType: optional(CustomerType),
   createdAfter: optional(DateTimeString),

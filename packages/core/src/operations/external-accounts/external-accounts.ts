@@ -18,14 +18,14 @@ import { listPage, pageParams } from "../common/listing.ts"
 /** Which route: the customers' (`customerId` optional, UMA default allowed) or the platform's. */
 export type ExternalAccountRoute = "customers" | "platform"
 
-const CreateFields = Schema.Struct({
+export const ExternalAccountFields = Schema.Struct({
   currency: Schema.String.pipe(Schema.pattern(/^[A-Z0-9]{3,5}$/, { message: () => "must be an ISO 4217 code or ticker (USD, USDC, BTC)" })),
   customerId: optional(IdSchema("Customer")),
   platformAccountId: optional(NonEmpty(255)),
   ownershipType: optional(Schema.Literal("FIRST_PARTY", "THIRD_PARTY")),
   defaultUmaDepositAccount: optional(Schema.Boolean)
 })
-const decodeFields = decodeInput(CreateFields)
+const decodeFields = decodeInput(ExternalAccountFields)
 
 /** The create body: the common fields and `accountInfo`, every invalid field of both listed at once. */
 const decodeCreate = (body: unknown, route: ExternalAccountRoute) => {
@@ -136,8 +136,8 @@ export const createExternalAccount = (platform: PlatformRecord, body: unknown, r
 export const getExternalAccount = (platform: PlatformRecord, id: string, route: ExternalAccountRoute) =>
   Effect.map(loadExternalAccount(platform, id, route), externalAccountView)
 
-const CustomerListQuery = Schema.Struct({ customerId: optional(IdSchema("Customer")), currency: optional(Schema.String), ...pageParams })
-const PlatformListQuery = Schema.Struct({ currency: optional(Schema.String), ...pageParams })
+export const CustomerExternalAccountsQuery = Schema.Struct({ customerId: optional(IdSchema("Customer")), currency: optional(Schema.String), ...pageParams })
+export const PlatformExternalAccountsQuery = Schema.Struct({ currency: optional(Schema.String), ...pageParams })
 
 /** GET …/external-accounts: paginated, in creation order. The customers' route lists customer-owned accounts. */
 export const listExternalAccounts = (platform: PlatformRecord, query: unknown, route: ExternalAccountRoute) =>
@@ -145,7 +145,7 @@ export const listExternalAccounts = (platform: PlatformRecord, query: unknown, r
     ? listPage({
         collection: ExternalAccounts,
         scope: platform.id,
-        querySchema: PlatformListQuery,
+        querySchema: PlatformExternalAccountsQuery,
         query,
         index: () => ({ name: "owner", value: "platform" }),
         filter: (q) => (a) => q.currency === undefined || a.currency === q.currency,
@@ -154,7 +154,7 @@ export const listExternalAccounts = (platform: PlatformRecord, query: unknown, r
     : listPage({
         collection: ExternalAccounts,
         scope: platform.id,
-        querySchema: CustomerListQuery,
+        querySchema: CustomerExternalAccountsQuery,
         query,
         index: (q) => (q.customerId === undefined ? undefined : { name: "owner", value: q.customerId }),
         filter: (q) => (a) => a.customerId !== undefined && (q.currency === undefined || a.currency === q.currency),

@@ -8,14 +8,14 @@ import { decodeInput } from "../../domain/field-errors.ts"
 import { Store } from "../../ports/store.ts"
 import { listPage, optionalFilter, pageParams } from "../common/listing.ts"
 
-const CustomerAccountsQuery = Schema.Struct({
+export const CustomerAccountsQuery = Schema.Struct({
   currency: optional(CurrencyCode),
   customerId: optional(IdSchema("Customer")),
   type: optional(InternalAccountType),
   ...pageParams
 })
 
-const PlatformAccountsQuery = Schema.Struct({
+export const PlatformAccountsQuery = Schema.Struct({
   currency: optional(CurrencyCode),
   type: optional(InternalAccountType)
 })

@@ -12,6 +12,7 @@ import { accountSession } from "../../signed-retry/authorize.ts"
 import { activityPayload } from "../../signed-retry/canonical.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
+import type { SignedTarget } from "../../signed-retry/target.ts"
 import { ephemeralSecret, loadWallet } from "../wallet-auth/wallet-context.ts"
 
 /**
@@ -37,7 +38,7 @@ const exportOp = defineSignedOperation(
 )
 
 /** POST /internal-accounts/{id}/export {clientPublicKey}: 202, then 200 with the sealed credentials. */
-export const exportWallet = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders) =>
+export const exportWallet = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const input = decodeBody(ExportBody)(body)
     if (Either.isLeft(input)) return yield* input.left
@@ -46,8 +47,7 @@ export const exportWallet = (platform: PlatformRecord, id: string, body: unknown
     return yield* signedRetry({
       platform,
       accountId: wallet.id,
-      method: "POST",
-      path: `/internal-accounts/${id}/export`,
+      ...target,
       body,
       headers,
       operation: exportOp,
@@ -78,7 +78,7 @@ const updateOp = defineSignedOperation(
 )
 
 /** PATCH /internal-accounts/{id} {privateEnabled}: the wallet's privacy, a signed retry. */
-export const updateInternalAccount = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders) =>
+export const updateInternalAccount = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const input = decodeBody(InternalAccountUpdate)(body)
     if (Either.isLeft(input)) return yield* input.left
@@ -86,8 +86,7 @@ export const updateInternalAccount = (platform: PlatformRecord, id: string, body
     return yield* signedRetry({
       platform,
       accountId: wallet.id,
-      method: "PATCH",
-      path: `/internal-accounts/${id}`,
+      ...target,
       body,
       headers,
       operation: updateOp,

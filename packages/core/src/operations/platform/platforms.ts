@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { Platforms, InternalAccounts } from "../../domain/collections.ts"
 import { Unauthorized } from "../../domain/errors.ts"
 import { makeId } from "../../domain/ids.ts"
@@ -93,37 +93,23 @@ const findPlatform = (clientId: string) =>
     })
   })
 
-const unauthorized = (reason: string) =>
+/** Why a request's credentials were refused; the adapter names the first two, `authenticate` the third. */
+export type CredentialsRefusal = "MISSING_CREDENTIALS" | "MALFORMED_CREDENTIALS" | "INVALID_CREDENTIALS"
+
+export const credentialsRefused = (reason: CredentialsRefusal) =>
   new Unauthorized({ message: "Invalid or missing API credentials", details: { reason } })
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
-
-/** Parses `Authorization: Basic base64(id:secret)` without trusting any part of it. */
-export const parseBasic = (header: string | undefined): Option.Option<{ id: string; secret: string }> => {
-  if (header === undefined) return Option.none()
-  const m = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})[ ]*$/i.exec(header)
-  if (m === null) return Option.none()
-  let decoded: string
-  try {
-    decoded = atob(m[1]!)
-    // atob yields one char per byte; only non-ASCII bytes need a real (strict) UTF-8 decode.
-    if (!/^[\x00-\x7f]*$/.test(decoded)) decoded = strictUtf8.decode(Uint8Array.from(decoded, (c) => c.charCodeAt(0)))
-  } catch {
-    return Option.none()
-  }
-  const colon = decoded.indexOf(":")
-  return colon <= 0 ? Option.none() : Option.some({ id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) })
+/** A platform's API credentials, however the transport carried them (HTTP Basic for the adapter). */
+export interface ClientCredentials {
+  readonly clientId: string
+  readonly clientSecret: string
 }
 
-/** The platform a request's Basic credentials name, or 401 UNAUTHORIZED. */
-export const authenticate = (authorization: string | undefined): Effect.Effect<PlatformRecord, Unauthorized, Store> => {
+/** The platform these credentials name, or 401 UNAUTHORIZED. */
+export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized, Store> =>
   // Every request runs this first, so it is a plain chain rather than a generator.
-  const creds = parseBasic(authorization)
-  if (Option.isNone(creds))
-    return Effect.fail(unauthorized(authorization === undefined ? "MISSING_CREDENTIALS" : "MALFORMED_CREDENTIALS"))
-  return Effect.flatMap(findPlatform(creds.value.id), (platform) => {
+  Effect.flatMap(findPlatform(credentials.clientId), (platform) => {
     // Hash even for an unknown id so the answer takes the same time either way.
-    const ok = secretMatches(creds.value.secret, platform?.secretSha256 ?? "")
-    return platform === undefined || !ok ? Effect.fail(unauthorized("INVALID_CREDENTIALS")) : Effect.succeed(platform)
+    const ok = secretMatches(credentials.clientSecret, platform?.secretSha256 ?? "")
+    return platform === undefined || !ok ? Effect.fail(credentialsRefused("INVALID_CREDENTIALS")) : Effect.succeed(platform)
   })
-}

@@ -9,6 +9,7 @@ import { ChallengeBody, CredentialVerify, decodeBody, decodeByType } from "../..
 import { Store } from "../../ports/store.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
+import type { SignedTarget } from "../../signed-retry/target.ts"
 import { verifyOauth } from "./oauth.ts"
 import { issueOtp, prepareOtpLogin } from "./otp.ts"
 import { passkeyChallenge, verifyPasskey } from "./passkey.ts"
@@ -62,7 +63,7 @@ const otpLoginOp = defineSignedOperation("otpLogin", (platform: PlatformRecord, 
  * POST /auth/credentials/{id}/verify. OTP: 202 with the verification token to stamp with the
  * TEK, then the signed retry answers the Session. OAUTH and PASSKEY: one call, 200 AuthSession.
  */
-export const verifyCredential = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders) =>
+export const verifyCredential = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const credential = yield* loadCredential(platform, id)
     const decoded = decodeVerify(body)
@@ -76,8 +77,7 @@ export const verifyCredential = (platform: PlatformRecord, id: string, body: unk
         return yield* signedRetry({
           platform,
           accountId: credential.accountId,
-          method: "POST",
-          path: `/auth/credentials/${id}/verify`,
+          ...target,
           body,
           headers,
           operation: otpLoginOp,

@@ -21,6 +21,7 @@ import { activityPayload } from "../../signed-retry/canonical.ts"
 import { reconcileAccount } from "../../signed-retry/reconcile.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
+import type { SignedTarget } from "../../signed-retry/target.ts"
 import { oauthIdentityFromToken } from "./oauth.ts"
 import { issueOtp } from "./otp.ts"
 import { registerPasskey } from "./passkey.ts"
@@ -111,7 +112,7 @@ const createActivity: Record<CredentialType, string> = {
  * POST /auth/credentials. With no credential on the account the first call creates it (201,
  * the bootstrap case); otherwise it is a signed retry approved by an active session (202 → 201).
  */
-export const createCredential = (platform: PlatformRecord, body: unknown, headers: SignedHeaders) =>
+export const createCredential = (platform: PlatformRecord, body: unknown, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const decoded = decodeCreate(body)
     if (Either.isLeft(decoded)) return yield* decoded.left
@@ -122,8 +123,7 @@ export const createCredential = (platform: PlatformRecord, body: unknown, header
     return yield* signedRetry({
       platform,
       accountId: wallet.id,
-      method: "POST",
-      path: "/auth/credentials",
+      ...target,
       body,
       headers,
       operation: createCredentialOp,
@@ -175,7 +175,7 @@ const revokeCredentialOp = defineSignedOperation("revokeCredential", (platform: 
 )
 
 /** DELETE /auth/credentials/{id}: stamped by a session of another credential (202 → 204). */
-export const revokeCredential = (platform: PlatformRecord, id: string, headers: SignedHeaders) =>
+export const revokeCredential = (platform: PlatformRecord, id: string, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     // A retry is judged by its request id alone: the credential may be gone by then.
     const bound = yield* boundAccount(platform, headers)
@@ -184,8 +184,7 @@ export const revokeCredential = (platform: PlatformRecord, id: string, headers: 
     return yield* signedRetry({
       platform,
       accountId: Option.getOrElse(bound, () => credential!.accountId),
-      method: "DELETE",
-      path: `/auth/credentials/${id}`,
+      ...target,
       body: undefined,
       headers,
       operation: revokeCredentialOp,

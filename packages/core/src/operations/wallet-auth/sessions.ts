@@ -19,6 +19,7 @@ import { activityPayload } from "../../signed-retry/canonical.ts"
 import { reconcileAccount } from "../../signed-retry/reconcile.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
+import type { SignedTarget } from "../../signed-retry/target.ts"
 import { ephemeralSecret, freshKeyPair, loadCredential, loadSession, notFound } from "./wallet-context.ts"
 
 /**
@@ -84,7 +85,7 @@ const revokeSessionOp = defineSignedOperation("revokeSession", (platform: Platfo
 )
 
 /** DELETE /auth/sessions/{id}: signed by any active session of the account, itself included. */
-export const revokeSession = (platform: PlatformRecord, id: string, headers: SignedHeaders) =>
+export const revokeSession = (platform: PlatformRecord, id: string, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const bound = yield* boundAccount(platform, headers)
     // A retry is judged by its request id; only a first call needs the session to be active now.
@@ -92,8 +93,7 @@ export const revokeSession = (platform: PlatformRecord, id: string, headers: Sig
     return yield* signedRetry({
       platform,
       accountId: Option.getOrElse(bound, () => session.accountId),
-      method: "DELETE",
-      path: `/auth/sessions/${id}`,
+      ...target,
       body: undefined,
       headers,
       operation: revokeSessionOp,
@@ -127,7 +127,7 @@ const refreshSessionOp = defineSignedOperation(
  * POST /auth/sessions/{id}/refresh {clientPublicKey}: stamped by the session being refreshed;
  * answers a new session (201). The old session runs to its own expiry, as sessions accumulate.
  */
-export const refreshSession = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders) =>
+export const refreshSession = (platform: PlatformRecord, id: string, body: unknown, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const input = decodeBody(RefreshBody)(body)
     if (Either.isLeft(input)) return yield* input.left
@@ -137,8 +137,7 @@ export const refreshSession = (platform: PlatformRecord, id: string, body: unkno
     return yield* signedRetry({
       platform,
       accountId: session.accountId,
-      method: "POST",
-      path: `/auth/sessions/${id}/refresh`,
+      ...target,
       body,
       headers,
       operation: refreshSessionOp,

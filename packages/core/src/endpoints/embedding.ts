@@ -1,0 +1,67 @@
+import type { Effect, Schema } from "effect"
+import type { PlatformRecord } from "../domain/platform/platform.ts"
+import type { EngineServices } from "../engine.ts"
+import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
+import { type AnyEndpoint, invoke, NO_SIGNATURE, type PathParamNames, pathParamNames } from "./define.ts"
+import { type Endpoints, endpoints } from "./table.ts"
+
+/** `"wallet-auth"` → `"walletAuth"`: the group's name in the embedding API. */
+export type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S
+
+export const camelCase = (s: string): string => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
+
+type Strings<T extends ReadonlyArray<string>> = { [K in keyof T]: string }
+type Declared<X> = [NonNullable<X>] extends [never] ? false : true
+type Encoded<S> = S extends Schema.Schema.Any ? Schema.Schema.Encoded<S> : never
+
+type BodyArg<E extends AnyEndpoint> =
+  Declared<E["body"]> extends false ? [] : true extends E["optionalBody"] ? [body?: Encoded<E["body"]>] : [body: Encoded<E["body"]>]
+type QueryArg<E extends AnyEndpoint> = Declared<E["query"]> extends false ? [] : [query?: Encoded<E["query"]>]
+type SignatureArg<E extends AnyEndpoint> = true extends E["signedRetry"] ? [signature?: SignedHeaders] : []
+
+/**
+ * An endpoint as a method: its path parameters in path order, then its body (the request
+ * schema's encoded type), its query, and for a signed retry the signature headers' values. It
+ * resolves with the program's answer (a `Reply` where a signed retry decides the status) and
+ * rejects with the tagged domain error.
+ */
+export type EndpointMethod<E extends AnyEndpoint, K extends Kind = "promise"> = (
+  ...args: [...Strings<PathParamNames<E["path"]>>, ...BodyArg<E>, ...QueryArg<E>, ...SignatureArg<E>]
+) => K extends "promise" ? Promise<Effect.Effect.Success<ReturnType<E["run"]>>> : ReturnType<E["run"]>
+
+/** Promises for embedders; Effects for programs that compose endpoints (property tests, benchmarks). */
+export type Kind = "promise" | "effect"
+
+/** The embedding API of a table: one namespace per group, one method per endpoint. */
+export type EmbeddingApi<T extends AnyEndpoint, K extends Kind = "promise"> = {
+  readonly [G in T["group"] as CamelCase<G>]: {
+    readonly [E in Extract<T, { readonly group: G }> as E["name"]]: EndpointMethod<E, K>
+  }
+}
+
+type Runner = (effect: Effect.Effect<unknown, unknown, EngineServices>) => unknown
+
+/** Reads a method's arguments back into request parts, in the order `EndpointMethod` lists them. */
+const partsOf = (e: AnyEndpoint, names: ReadonlyArray<string>, args: ReadonlyArray<unknown>) => {
+  const params: Record<string, string> = {}
+  names.forEach((name, i) => (params[name] = args[i] as string))
+  let i = names.length
+  const body = e.body !== undefined ? args[i++] : undefined
+  const query = e.query !== undefined ? (args[i++] ?? {}) : {}
+  const headers = e.signedRetry === true ? ((args[i++] as SignedHeaders | undefined) ?? NO_SIGNATURE) : NO_SIGNATURE
+  return { params, query, body, headers }
+}
+
+/** The API of one platform over a table of endpoints; `run` runs a program on the engine (or hands it back). */
+export const embeddingApi = <T extends AnyEndpoint, K extends Kind = "promise">(table: ReadonlyArray<T>, run: Runner, platform: PlatformRecord): EmbeddingApi<T, K> => {
+  const api: Record<string, Record<string, (...args: ReadonlyArray<unknown>) => unknown>> = {}
+  for (const e of table) {
+    const names = pathParamNames(e.path)
+    ;(api[camelCase(e.group)] ??= {})[e.name] = (...args) => run(invoke(e, platform, partsOf(e, names, args)))
+  }
+  return api as unknown as EmbeddingApi<T, K>
+}
+
+/** The same methods answering the endpoints' Effect programs, to run on an engine (`engine.run`). */
+export const endpointPrograms = (platform: PlatformRecord): EmbeddingApi<Endpoints, "effect"> =>
+  embeddingApi<Endpoints, "effect">(endpoints, (effect) => effect, platform)

@@ -1,0 +1,5 @@
+export * from "./define.ts"
+export * from "./embedding.ts"
+export * from "./table.ts"
+export { ExternalAccountCreate } from "./account-bodies.ts"
+export { StateDocument } from "./sandbox.ts"

@@ -1,0 +1,24 @@
+import { customerEndpoints } from "./customers.ts"
+import { externalAccountEndpoints } from "./external-accounts.ts"
+import { internalAccountEndpoints } from "./internal-accounts.ts"
+import { platformEndpoints } from "./platform.ts"
+import { sandboxEndpoints } from "./sandbox.ts"
+import { walletAuthEndpoints } from "./wallet-auth.ts"
+import { webhookEndpoints } from "./webhooks.ts"
+
+/**
+ * Every endpoint of the API, each declared once. The HTTP adapter's route table, the served
+ * OpenAPI document and the embedding API (`engine.as(platform)`) are derived from this list;
+ * its order is the document's.
+ */
+export const endpoints = [
+  ...customerEndpoints,
+  ...internalAccountEndpoints,
+  ...walletAuthEndpoints,
+  ...externalAccountEndpoints,
+  ...platformEndpoints,
+  ...webhookEndpoints,
+  ...sandboxEndpoints
+]
+
+export type Endpoints = (typeof endpoints)[number]
