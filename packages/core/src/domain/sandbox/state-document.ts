@@ -48,7 +48,8 @@ export interface PlatformState {
   readonly format: typeof STATE_FORMAT
   readonly version: typeof STATE_VERSION
   readonly exportedAt: string
-  readonly collections: Readonly<Record<string, ReadonlyArray<unknown>>>
+  // Records are JSON objects: typed so, an exported document is accepted by `importState` as is.
+  readonly collections: Readonly<Record<string, ReadonlyArray<{ readonly [field: string]: unknown }>>>
 }
 
 /** A document that passed every check: its records by collection name, in document order. */

@@ -44,9 +44,9 @@ export const exportPlatformState = (platform: PlatformRecord) =>
   Effect.flatMap(Store, (store) =>
     store.transaction(
       Effect.gen(function* () {
-        const collections: Record<string, ReadonlyArray<unknown>> = {}
+        const collections: Record<string, PlatformState["collections"][string]> = {}
         for (const { collection } of stateCollections)
-          collections[collection.name] = (yield* store.list(collection, platform.id, { limit: Number.MAX_SAFE_INTEGER })).items
+          collections[collection.name] = (yield* store.list(collection, platform.id, { limit: Number.MAX_SAFE_INTEGER })).items as PlatformState["collections"][string]
         const doc: PlatformState = {
           format: STATE_FORMAT,
           version: STATE_VERSION,
