@@ -1,0 +1,38 @@
+import type { DeliveryAttempt, OutboxEvent } from "../ports/notifier.ts"
+import { rfc3339 } from "../domain/time.ts"
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_WINDOW_MS } from "../limits.ts"
+import { type Machine, next } from "./transition.ts"
+
+/**
+ * One outbox event's delivery (spec "Events"; reference retry policy): PENDING until a 2xx makes
+ * it DELIVERED; a failed attempt schedules a retry at an exponential backoff (1 s doubling, at
+ * most 30 min apart); a 409 from the receiver (it has the event) or a failure past the 7-day
+ * window makes it ABANDONED. DELIVERED and ABANDONED are final: a late attempt changes nothing.
+ */
+export type DeliveryStatus = "PENDING" | "DELIVERED" | "ABANDONED"
+
+/** What one POST to the receiver came back with: its status, or why no answer came. */
+export type AttemptOutcome = { readonly status: number } | { readonly error: string }
+
+export type DeliveryEvent = { readonly _tag: "Attempted"; readonly outcome: AttemptOutcome }
+
+export const deliveryStatus = (e: OutboxEvent): DeliveryStatus =>
+  e.deliveredAt !== undefined ? "DELIVERED" : e.abandonedAt !== undefined ? "ABANDONED" : "PENDING"
+
+/** The wait after the n-th failed attempt. */
+export const backoffMs = (failedAttempts: number): number => Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, failedAttempts - 1), BACKOFF_MAX_MS)
+
+/** Whether a pending event's next attempt is due at `now`. */
+export const isDue = (e: OutboxEvent, now: number): boolean => deliveryStatus(e) === "PENDING" && (e.nextAttemptAtMs ?? 0) <= now
+
+const delivered = (o: AttemptOutcome) => "status" in o && o.status >= 200 && o.status < 300
+
+export const outboxDelivery: Machine<OutboxEvent, DeliveryEvent> = (event, { outcome }, now) => {
+  if (deliveryStatus(event) !== "PENDING") return next(event)
+  const attempt: DeliveryAttempt = "status" in outcome ? { at: rfc3339(now), status: outcome.status } : { at: rfc3339(now), error: outcome.error }
+  const attempts = [...(event.attempts ?? []), attempt]
+  const base = { ...event, attempts }
+  if (delivered(outcome)) return next({ ...base, deliveredAt: rfc3339(now) })
+  const gaveUp = ("status" in outcome && outcome.status === 409) || now - Date.parse(event.timestamp) > DELIVERY_WINDOW_MS
+  return next(gaveUp ? { ...base, abandonedAt: rfc3339(now) } : { ...base, nextAttemptAtMs: now + backoffMs(attempts.length) })
+}
