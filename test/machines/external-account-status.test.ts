@@ -127,7 +127,7 @@ describe("external-account status machine", () => {
   })
 
   it("a late or wrong signature is saved as UNVERIFIED and then answered 400 with its reason", () => {
-    const challenged = externalAccountStatus(account("PENDING_OWNERSHIP_VERIFICATION"), ALPHABET[0]!._tag === "Event" ? (ALPHABET[0] as { event: ExternalAccountEvent }).event : undefined!, T0)
+    const challenged = externalAccountStatus(account("PENDING_OWNERSHIP_VERIFICATION"), { _tag: "StartChallenge", method: "WALLET_SIGNATURE", nonce: "n", keyedWallet: true }, T0)
     const withChallenge = Either.getOrThrow(challenged).state
     const late = Either.getOrThrow(externalAccountStatus(withChallenge, { _tag: "VerifySignature", verifies: () => true }, T0 + lifetimes.ownershipChallengeMs))
     expect(late.state.status).toBe("UNVERIFIED")
