@@ -12,7 +12,8 @@ import { Outbox, type OutboxEvent } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
-import { backoffMs, outboxDelivery } from "../../machines/outbox-delivery.ts"
+import { type AttemptOutcome, backoffMs, outboxDelivery } from "../../machines/outbox-delivery.ts"
+import { to, type Transition } from "../../machines/transition.ts"
 import { commitStep } from "../common/step.ts"
 
 /**
@@ -52,6 +53,23 @@ const send = (url: string, body: string) =>
   })
 
 /**
+ * Records an attempt's outcome on the event as stored now. An event gone since (a sandbox reset)
+ * or already final takes no write.
+ */
+const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOutcome, at: number) =>
+  commitStep(
+    platform.id,
+    Effect.gen(function* () {
+      const store = yield* Store
+      const found = Option.getOrUndefined(yield* store.get(Outbox, platform.id, id))
+      const transition: Transition<OutboxEvent | undefined> =
+        found === undefined ? to(undefined) : yield* outboxDelivery(found, { _tag: "Attempted", outcome }, at)
+      const save = (next: OutboxEvent | undefined) => (next === undefined || next === found ? Effect.void : store.put(Outbox, platform.id, next))
+      return { transition, save, view: () => undefined }
+    })
+  )
+
+/**
  * One delivery pass for a platform: the oldest pending event of each resource whose next
  * attempt is due is sent; the outcome is recorded before the next. Later events of a resource
  * wait for the earlier ones, so a receiver sees each resource's events in order.
@@ -75,17 +93,7 @@ export const deliverDue = (platform: PlatformRecord) =>
       const at = yield* Clock.currentTimeMillis
       const ok = Either.isRight(outcome) && outcome.right.status >= 200 && outcome.right.status < 300
       if (ok) delivered++
-      yield* commitStep(
-        platform.id,
-        Effect.gen(function* () {
-          const current = Option.getOrUndefined(yield* store.get(Outbox, platform.id, event.id))
-          if (current === undefined) return { transition: { state: undefined, emit: [] }, save: () => Effect.void, view: () => undefined }
-          const transition = yield* outboxDelivery(current, { _tag: "Attempted", outcome: Either.isRight(outcome) ? { status: outcome.right.status } : { error: outcome.left.reason } }, at)
-          // A final event takes no write: the machine answers it unchanged.
-          const save = (next: OutboxEvent | undefined) => (next === current || next === undefined ? Effect.void : store.put(Outbox, platform.id, next))
-          return { transition, save, view: () => undefined }
-        })
-      )
+      yield* recordAttempt(platform, event.id, Either.isRight(outcome) ? { status: outcome.right.status } : { error: outcome.left.reason }, at)
     }
     return { attempted, delivered }
   })
