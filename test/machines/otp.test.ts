@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Either } from "effect"
-import { type OtpEvent, type OtpState, otpIssuance } from "../../packages/core/src/machines/otp.ts"
-import { lifetimes, OTP_MAX_ATTEMPTS } from "../../packages/core/src/limits.ts"
+import { type OtpEvent, type OtpState, otpIssuance, reissueRefusal } from "../../packages/core/src/machines/otp.ts"
+import { CHALLENGE_INTERVAL_MS, lifetimes, OTP_MAX_ATTEMPTS } from "../../packages/core/src/limits.ts"
 
 const T0 = Date.UTC(2026, 0, 1)
 
@@ -98,5 +98,18 @@ describe("OTP issuance machine", () => {
       details: { reason: "OTP_ATTEMPTS_EXHAUSTED" },
       retryAfterSeconds: 1
     })
+  })
+})
+
+describe("challenge spacing", () => {
+  it("a challenge inside CHALLENGE_INTERVAL_MS of the last is 429 with the whole seconds left; after it, none", () => {
+    fc.assert(
+      fc.property(fc.option(fc.integer({ min: 0, max: 10 * CHALLENGE_INTERVAL_MS }), { nil: undefined }), fc.integer({ min: 0, max: 10 * CHALLENGE_INTERVAL_MS }), (last, now) => {
+        const refusal = reissueRefusal(last === undefined ? undefined : T0 + last, T0 + now)
+        const wait = last === undefined ? 0 : last + CHALLENGE_INTERVAL_MS - now
+        expect(refusal === undefined).toBe(wait <= 0)
+        if (refusal !== undefined) expect(refusal).toMatchObject({ status: 429, retryAfterSeconds: Math.ceil(wait / 1000), details: { retryAfterSeconds: Math.ceil(wait / 1000) } })
+      })
+    )
   })
 })

@@ -1,7 +1,7 @@
 import { Either } from "effect"
 import { RateLimited, Unauthorized } from "../domain/errors.ts"
 import type { OtpIssuanceRecord } from "../domain/wallet-auth/records.ts"
-import { lifetimes, OTP_MAX_ATTEMPTS } from "../limits.ts"
+import { CHALLENGE_INTERVAL_MS, lifetimes, OTP_MAX_ATTEMPTS } from "../limits.ts"
 import { type Machine, next, refuse, thenFail } from "./transition.ts"
 
 /**
@@ -21,6 +21,21 @@ export type OtpEvent =
 export const refusedOtp = (reason: string) => new Unauthorized({ message: "OTP verification failed", details: { reason } })
 
 const noPending = () => refusedOtp("No pending OTP for this credential")
+
+/**
+ * Challenges on one credential (an OTP issuance, or a passkey challenge) are spaced by
+ * CHALLENGE_INTERVAL_MS: a new one inside it is 429 with the seconds left.
+ */
+export const reissueRefusal = (lastChallengeAtMs: number | undefined, now: number): RateLimited | undefined => {
+  const wait = (lastChallengeAtMs ?? -Infinity) + CHALLENGE_INTERVAL_MS - now
+  if (wait <= 0) return undefined
+  const retryAfterSeconds = Math.ceil(wait / 1000)
+  return new RateLimited({
+    message: "A challenge was issued for this credential moments ago; wait before asking again",
+    details: { retryAfterSeconds },
+    retryAfterSeconds
+  })
+}
 
 /** The issuance a code may be checked against now, or the 401 of its absence. */
 export const pendingIssuance = (state: OtpState, now: number): Either.Either<OtpIssuanceRecord, Unauthorized> =>
