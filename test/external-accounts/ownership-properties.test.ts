@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import {
   checkTravelRule,
   createExternalAccount,
@@ -17,6 +17,7 @@ import {
 } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { evmSigner } from "@tessera/core/testing"
+import { type ExternalAccountEvent, externalAccountStatus } from "../../packages/core/src/machines/external-account-status.ts"
 
 type Step =
   | { readonly _tag: "Challenge"; readonly method: "WALLET_SIGNATURE" | "LIVENESS" }
@@ -54,9 +55,12 @@ describe("external account status machine (random sequences)", () => {
           let expiresAt = 0
           let method: string | undefined
           const status = async () => ((await attempt(engine, getExternalAccount(platform, id, "platform"))).value as { status: string }).status
+          // The pure machine, fed the same steps, is the oracle of the engine's status.
+          let model = { ...(created.value as object), identityKey: "", createdAt: "", updatedAt: "" } as ExternalAccountRecord
           for (const step of steps) {
             const before = await status()
             const now = await engine.run(Effect.clockWith((c) => c.currentTimeMillis))
+            const signsOutstanding = step._tag === "Verify" && step.how === "valid" && message !== undefined
             let earnedActive = false
             switch (step._tag) {
               case "Challenge": {
@@ -101,6 +105,16 @@ describe("external account status machine (random sequences)", () => {
             }
             const after = await status()
             if (after === "ACTIVE" && before !== "ACTIVE") expect(earnedActive).toBe(true)
+            if (step._tag !== "Advance") {
+              const event: ExternalAccountEvent =
+                step._tag === "Challenge"
+                  ? { _tag: "StartChallenge", method: step.method, nonce: "n", keyedWallet: true }
+                  : step._tag === "Verify"
+                    ? { _tag: "VerifySignature", verifies: () => signsOutstanding }
+                    : { _tag: "DecideLiveness", outcome: step.outcome }
+              model = Either.match(externalAccountStatus(model, event, now), { onLeft: () => model, onRight: (t) => t.state })
+            }
+            expect(after).toBe(model.status)
           }
         } finally {
           await engine.dispose()

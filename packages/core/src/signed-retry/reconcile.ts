@@ -3,6 +3,7 @@ import { SignedRequests } from "../domain/collections.ts"
 import { envelopeOf, isDomainError } from "../domain/envelope.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
 import { Store } from "../ports/store.ts"
+import { settleable, signedRequest } from "../machines/signed-request.ts"
 import { signedOperation } from "./registry.ts"
 
 /**
@@ -18,14 +19,14 @@ export const reconcileAccount = (platform: PlatformRecord, accountId: string) =>
         const held = yield* store.findBy(SignedRequests, platform.id, "processingAccount", accountId)
         for (const record of held) {
           const op = signedOperation(record.kind)
-          if (op === undefined || !op.reconcilable || (record.settleAtMs ?? 0) > now) continue
+          if (op === undefined || !op.reconcilable || !settleable(record, now)) continue
           const result = yield* Effect.either(op.run(platform, record.input))
           const settledReply = Either.isRight(result)
             ? { status: result.right.status, body: result.right.body }
             : isDomainError(result.left)
               ? { status: result.left.status, body: envelopeOf(result.left) }
               : yield* Effect.die(result.left)
-          yield* store.put(SignedRequests, platform.id, { ...record, state: "CONSUMED", settledReply })
+          yield* store.put(SignedRequests, platform.id, (yield* signedRequest(record, { _tag: "Consume", settledReply }, now)).state)
         }
       })
     )

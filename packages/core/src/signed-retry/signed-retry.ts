@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import { ProcessingControls, SignedRequests } from "../domain/collections.ts"
-import { RequestIdMissing, Unauthorized, WalletSignatureBodyMismatch, WalletSignatureInvalid, WalletSignatureMalformed, WalletSignatureMissing } from "../domain/errors.ts"
+import { RequestIdMissing, WalletSignatureMissing } from "../domain/errors.ts"
 import type { CredentialType } from "../domain/wallet-auth/auth-method.ts"
 import { isId, makeId } from "../domain/ids.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
@@ -16,7 +16,7 @@ import { bodySha256 } from "./canonical.ts"
 import { type SignedOperation } from "./registry.ts"
 import type { SignedTarget } from "./target.ts"
 import { SANDBOX_WALLET_SIGNATURE } from "../sandbox/literals.ts"
-import { lifetimes } from "../limits.ts"
+import { checkRetry as checkSignedRetry, issued, requestIdUnknown, retryRoute, type SignatureCheck, signedRequest, signerNotAuthorised } from "../machines/signed-request.ts"
 
 /** The two headers of a signed retry; `Grid-Wallet-Signature` is the reference's alias (DECISIONS #2). */
 export interface SignedHeaders {
@@ -51,8 +51,6 @@ export const PROCESSING_BODY = {
   message: "This operation is still being processed. Re-send the same request in a moment."
 } as const
 
-const refused = (reason: string, message: string) => new Unauthorized({ message, details: { reason } })
-
 /** First call: a challenge bound to this method, path, body and account (202). */
 const issue = <I, E, R>(call: SignedCall<I, E, R>) =>
   Effect.gen(function* () {
@@ -61,20 +59,18 @@ const issue = <I, E, R>(call: SignedCall<I, E, R>) =>
     const now = yield* Clock.currentTimeMillis
     const requestId = makeId("Request", yield* (yield* Ids).uuid)
     const payloadToSign = binding.payload(requestId, now)
-    const record: SignedRequestRecord = {
+    const record: SignedRequestRecord = issued({
       id: requestId,
       accountId: call.accountId,
       method: call.method,
       path: call.path,
       bodySha256: bodySha256(call.body),
       payloadToSign,
-      expiresAtMs: now + lifetimes.signedRetryChallengeMs,
       ...(binding.type === undefined ? {} : { type: binding.type }),
       kind: call.operation.kind,
       input: binding.input,
-      state: "ISSUED",
       createdAt: rfc3339(now)
-    }
+    }, now)
     yield* store.transaction(Effect.zipRight(binding.commit ?? Effect.void, store.put(SignedRequests, call.platform.id, record)))
     return reply(202, {
       ...(binding.type === undefined ? {} : { type: binding.type }),
@@ -87,30 +83,17 @@ const issue = <I, E, R>(call: SignedCall<I, E, R>) =>
 /** The checks of a retry that need no state change: every 401 of the spec, in a fixed order. */
 const checkRetry = <I, E, R>(call: SignedCall<I, E, R>, record: SignedRequestRecord, signature: string, now: number) =>
   Effect.gen(function* () {
-    if (record.accountId !== call.accountId || record.method !== call.method || record.path !== call.path)
-      return yield* refused("REQUEST_ID_MISMATCH", "Request-Id belongs to another operation")
-    if (record.state === "CONSUMED" && record.settledReply === undefined)
-      return yield* refused("REQUEST_ID_ALREADY_USED", "Request-Id has already been used")
-    if (record.state === "ISSUED" && now >= record.expiresAtMs)
-      return yield* refused("CHALLENGE_EXPIRED", "The signed-retry challenge has expired; start the request again")
-    if (record.bodySha256 !== bodySha256(call.body))
-      return yield* new WalletSignatureBodyMismatch({
-        message: "The retry's body differs from the request the signature was issued for",
-        details: {}
-      })
-    const signer = call.signer(record.input as I)
-    // The legacy literal skips the ECDSA check (DECISIONS #19), never where one key is required.
-    if (signature === SANDBOX_WALLET_SIGNATURE && signer._tag !== "Key") return
-    const parsed = parseStamp(signature)
-    if (!parsed.ok)
-      return yield* new WalletSignatureMalformed({ message: "Service-Wallet-Signature cannot be parsed", details: { reason: parsed.reason } })
-    if (!stampSigns(parsed.stamp, record.payloadToSign))
-      return yield* new WalletSignatureInvalid({ message: "The signature does not verify over payloadToSign", details: {} })
-    if (!(yield* signerAllowed(call.platform, call.accountId, signer, parsed.stamp.publicKey, now)))
-      return yield* new WalletSignatureInvalid({
-        message: "The signing key is not an active session allowed to approve this operation",
-        details: { reason: "SIGNER_NOT_AUTHORISED" }
-      })
+    const stamp = (bound: SignedRequestRecord): SignatureCheck => {
+      // The legacy literal skips the ECDSA check (DECISIONS #19), never where one key is required.
+      if (signature === SANDBOX_WALLET_SIGNATURE && call.signer(bound.input as I)._tag !== "Key") return { _tag: "LegacyLiteral" }
+      const parsed = parseStamp(signature)
+      if (!parsed.ok) return { _tag: "Malformed", reason: parsed.reason }
+      return stampSigns(parsed.stamp, bound.payloadToSign) ? { _tag: "Signed", publicKey: parsed.stamp.publicKey } : { _tag: "Invalid" }
+    }
+    const retry = { accountId: call.accountId, method: call.method, path: call.path, bodySha256: bodySha256(call.body), signature: stamp }
+    const publicKey = yield* checkSignedRetry(record, retry, now)
+    if (publicKey !== undefined && !(yield* signerAllowed(call.platform, call.accountId, call.signer(record.input as I), publicKey, now)))
+      return yield* signerNotAuthorised()
   })
 
 /**
@@ -124,7 +107,7 @@ const holdIfControlled = (platform: PlatformRecord, record: SignedRequestRecord,
       const control = yield* store.get(ProcessingControls, platform.id, id)
       if (Option.isNone(control) || control.value.remaining <= 0) continue
       yield* store.put(ProcessingControls, platform.id, { ...control.value, remaining: control.value.remaining - 1 })
-      yield* store.put(SignedRequests, platform.id, { ...record, state: "PROCESSING", settleAtMs: now + control.value.holdMs, stampSha256 })
+      yield* store.put(SignedRequests, platform.id, (yield* signedRequest(record, { _tag: "Hold", stampSha256, holdMs: control.value.holdMs }, now)).state)
       return reply(200, PROCESSING_BODY)
     }
     return undefined
@@ -135,8 +118,8 @@ export const settle = (platform: PlatformRecord, record: SignedRequestRecord, op
   Effect.gen(function* () {
     const store = yield* Store
     const result = yield* operation.run(platform, record.input)
-    const consumed: SignedRequestRecord = { ...record, state: "CONSUMED" }
-    yield* store.put(SignedRequests, platform.id, consumed)
+    const consumed = yield* signedRequest(record, { _tag: "Consume" }, yield* Clock.currentTimeMillis)
+    yield* store.put(SignedRequests, platform.id, consumed.state)
     return result
   })
 
@@ -153,24 +136,20 @@ export const signedRetry = <I, E, R>(call: SignedCall<I, E, R>): Effect.Effect<R
     return Effect.fail(new RequestIdMissing({ message: "Request-Id is required with Service-Wallet-Signature", details: {} }))
   if (signature === undefined)
     return Effect.fail(new WalletSignatureMissing({ message: "Service-Wallet-Signature is required on the signed retry", details: {} }))
-  if (!isId("Request", requestId)) return Effect.fail(refused("REQUEST_ID_UNKNOWN", "Request-Id does not name a pending request"))
+  if (!isId("Request", requestId)) return Effect.fail(requestIdUnknown())
   return Effect.flatMap(Store, (store) =>
     store.transaction(
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const found = yield* store.get(SignedRequests, call.platform.id, requestId)
-        if (Option.isNone(found)) return yield* refused("REQUEST_ID_UNKNOWN", "Request-Id does not name a pending request")
+        if (Option.isNone(found)) return yield* requestIdUnknown()
         const record = found.value
         yield* checkRetry(call, record, signature, now)
         const stampSha256 = sha256Hex(signature)
-        if (record.state !== "ISSUED") {
-          // A held or reconciled operation answers only the byte-identical re-send.
-          if (record.stampSha256 !== stampSha256) return yield* refused("REQUEST_ID_ALREADY_USED", "Request-Id has already been used")
-          if (record.state === "CONSUMED") return reply(record.settledReply!.status, record.settledReply!.body)
-          if (now < record.settleAtMs!) return reply(200, PROCESSING_BODY)
-          return yield* settle(call.platform, record, call.operation as SignedOperation<unknown>)
-        }
-        const held = yield* holdIfControlled(call.platform, record, stampSha256, now)
+        const route = yield* retryRoute(record, stampSha256, now)
+        if (route._tag === "Replay") return reply(route.reply.status, route.reply.body)
+        if (route._tag === "StillProcessing") return reply(200, PROCESSING_BODY)
+        const held = route.mayHold ? yield* holdIfControlled(call.platform, record, stampSha256, now) : undefined
         if (held !== undefined) return held
         return yield* settle(call.platform, record, call.operation as SignedOperation<unknown>)
       })

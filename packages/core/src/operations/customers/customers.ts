@@ -31,7 +31,7 @@ import { isId, makeId } from "../../domain/ids.ts"
 import { currencies, newInternalAccount } from "../../domain/internal-accounts/internal-account.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { kybStatusAtCreation, kycStatusAtCreation } from "../../sandbox/kyc.ts"
+import { statusAtCreation } from "../../machines/kyc.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 
@@ -115,10 +115,7 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
         const holders = yield* store.findBy(Customers, platform.id, "umaAddress", umaAddress.toLowerCase())
         if (holders.length > 0) return yield* Effect.fail(umaTaken(umaAddress))
         const id = makeId("Customer", uuid)
-        const status =
-          body.customerType === "INDIVIDUAL"
-            ? { kycStatus: kycStatusAtCreation(body.fullName) }
-            : { kybStatus: kybStatusAtCreation() }
+        const status = statusAtCreation(body.customerType, body.customerType === "INDIVIDUAL" ? body.fullName : undefined)
         // The engine's fields first, then the body's: on Node 20, adding keys after a leading
         // spread costs ~0.6 µs each (V8 leaves the fast literal path); spreading last does not.
         // `body` holds none of the engine's own fields except the two computed from it.

@@ -1,12 +1,14 @@
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import { Customers, ExternalAccounts } from "../../domain/collections.ts"
 import { optional } from "../../domain/common.ts"
-import { Conflict, Unauthorized } from "../../domain/errors.ts"
+import { Conflict } from "../../domain/errors.ts"
+import type { ExternalAccountRecord } from "../../domain/external-accounts/record.ts"
 import { invalidInput } from "../../domain/field-errors.ts"
 import { makeId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { lifetimes } from "../../limits.ts"
+import { externalAccountStatus, trustChangeRefusal } from "../../machines/external-account-status.ts"
+import { commitStep } from "../common/step.ts"
 import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
 import { constantTimeEqual } from "../../crypto/secrets.ts"
 import { utf8 } from "../../crypto/encoding.ts"
@@ -34,29 +36,35 @@ const scaCustomer = (platform: PlatformRecord, customerId: string | undefined) =
 
 /** POST …/{id}/trust and …/untrust: issues the SCA challenge the confirm call must satisfy. */
 export const startTrustChange = (platform: PlatformRecord, id: string, trust: boolean) =>
-  Effect.flatMap(Store, (store) =>
-    store.transaction(
-      Effect.gen(function* () {
-        const account = yield* loadExternalAccount(platform, id, "customers")
-        yield* scaCustomer(platform, account.customerId)
-        if ((account.trusted === true) === trust)
-          return yield* new Conflict({ message: `The account is already ${trust ? "trusted" : "not trusted"}`, details: { reason: "NO_CHANGE" } })
-        const now = yield* Clock.currentTimeMillis
-        const challengeId = makeId("ScaChallenge", yield* (yield* Ids).uuid)
-        const expiresAtMs = now + lifetimes.otpMs
-        yield* store.put(ExternalAccounts, platform.id, { ...account, trustChange: { challengeId, trust, expiresAtMs } })
-        return {
-          scaChallenge: {
-            id: challengeId,
-            expiresAt: rfc3339(expiresAtMs),
-            factor: "SMS_OTP",
-            availableFactors: ["SMS_OTP"],
-            purpose: trust ? "TRUST_BENEFICIARY" : "UNTRUST_BENEFICIARY"
-          }
-        }
-      })
-    )
+  commitStep(
+    platform.id,
+    Effect.gen(function* () {
+      const account = yield* loadExternalAccount(platform, id, "customers")
+      yield* scaCustomer(platform, account.customerId)
+      // The challenge id is drawn only for a change the machine will accept.
+      const refusal = trustChangeRefusal(account, trust)
+      if (refusal !== undefined) return yield* refusal
+      const challengeId = makeId("ScaChallenge", yield* (yield* Ids).uuid)
+      const transition = yield* externalAccountStatus(account, { _tag: "StartTrustChange", trust, challengeId }, yield* Clock.currentTimeMillis)
+      return { transition, save: putAccount(platform), view: trustChallengeView }
+    })
   )
+
+const putAccount = (platform: PlatformRecord) => (account: ExternalAccountRecord) =>
+  Effect.flatMap(Store, (store) => store.put(ExternalAccounts, platform.id, account))
+
+const trustChallengeView = (account: ExternalAccountRecord) => {
+  const pending = account.trustChange!
+  return {
+    scaChallenge: {
+      id: pending.challengeId,
+      expiresAt: rfc3339(pending.expiresAtMs),
+      factor: "SMS_OTP",
+      availableFactors: ["SMS_OTP"],
+      purpose: pending.trust ? "TRUST_BENEFICIARY" : "UNTRUST_BENEFICIARY"
+    }
+  }
+}
 
 /** POST …/trust/confirm and …/untrust/confirm: the SCA proof (sandbox code 123456) → `{trusted}`. */
 export const confirmTrustChange = (platform: PlatformRecord, id: string, body: unknown, trust: boolean) =>
@@ -66,21 +74,18 @@ export const confirmTrustChange = (platform: PlatformRecord, id: string, body: u
     const { code, challengeId } = input.right
     if (typeof code !== "string")
       return yield* invalidInput([{ field: "code", message: "is required: the sandbox proves SCA with the SMS_OTP / TOTP code (123456)" }])
-    const store = yield* Store
-    return yield* store.transaction(
+    return yield* commitStep(
+      platform.id,
       Effect.gen(function* () {
         const account = yield* loadExternalAccount(platform, id, "customers")
-        const pending = account.trustChange
-        const now = yield* Clock.currentTimeMillis
-        if (pending === undefined || pending.trust !== trust || now >= pending.expiresAtMs)
-          return yield* new Conflict({ message: `No ${trust ? "trust" : "untrust"} challenge is pending for this account`, details: { reason: "NO_PENDING_CHALLENGE" } })
-        if (typeof challengeId === "string" && challengeId !== pending.challengeId)
-          return yield* invalidInput([{ field: "challengeId", message: "does not name the pending challenge" }])
-        if (!constantTimeEqual(utf8(code), utf8(SANDBOX_SCA_CODE)))
-          return yield* new Unauthorized({ message: "SCA verification failed", details: { reason: "Invalid SCA code" } })
-        const { trustChange: _done, ...rest } = account
-        yield* store.put(ExternalAccounts, platform.id, { ...rest, trusted: trust, updatedAt: rfc3339(now) })
-        return { trusted: trust }
+        const event = {
+          _tag: "ConfirmTrustChange" as const,
+          trust,
+          challengeId: typeof challengeId === "string" ? challengeId : undefined,
+          codeMatches: constantTimeEqual(utf8(code), utf8(SANDBOX_SCA_CODE))
+        }
+        const transition = yield* externalAccountStatus(account, event, yield* Clock.currentTimeMillis)
+        return { transition, save: putAccount(platform), view: (a: ExternalAccountRecord) => ({ trusted: a.trusted === true }) }
       })
     )
   })

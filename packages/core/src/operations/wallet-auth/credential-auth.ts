@@ -1,7 +1,6 @@
 import { Clock, Effect, Either } from "effect"
 import { AuthMethods } from "../../domain/collections.ts"
 import { authMethodView } from "../../domain/wallet-auth/auth-method.ts"
-import { RateLimited } from "../../domain/errors.ts"
 import { invalidInput } from "../../domain/field-errors.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { reply } from "../../domain/reply.ts"
@@ -15,7 +14,7 @@ import { issueOtp, prepareOtpLogin } from "./otp.ts"
 import { passkeyChallenge, verifyPasskey } from "./passkey.ts"
 import { openSession } from "./sessions.ts"
 import { loadCredential } from "./wallet-context.ts"
-import { CHALLENGE_INTERVAL_MS } from "../../limits.ts"
+import { reissueRefusal } from "../../machines/otp.ts"
 
 
 /** POST /auth/credentials/{id}/challenge: a fresh OTP (OTP types) or a passkey challenge. */
@@ -34,13 +33,8 @@ export const challengeCredential = (platform: PlatformRecord, id: string, body: 
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const fresh = yield* loadCredential(platform, id)
-        const wait = (fresh.lastChallengeAtMs ?? -Infinity) + CHALLENGE_INTERVAL_MS - now
-        if (wait > 0)
-          return yield* new RateLimited({
-            message: "A challenge was issued for this credential moments ago; wait before asking again",
-            details: { retryAfterSeconds: Math.ceil(wait / 1000) },
-            retryAfterSeconds: Math.ceil(wait / 1000)
-          })
+        const tooSoon = reissueRefusal(fresh.lastChallengeAtMs, now)
+        if (tooSoon !== undefined) return yield* tooSoon
         const stamped = { ...fresh, lastChallengeAtMs: now }
         yield* store.put(AuthMethods, platform.id, stamped)
         if (credential.type === "PASSKEY") return yield* passkeyChallenge(platform, stamped, clientPublicKey!)

@@ -2,18 +2,14 @@ import { Clock, Effect, Either, Option } from "effect"
 import { AuthMethods, Customers, Sessions } from "../../domain/collections.ts"
 import type { AuthMethodRecord, CredentialType } from "../../domain/wallet-auth/auth-method.ts"
 import { authMethodView } from "../../domain/wallet-auth/auth-method.ts"
-import {
-  EmailOtpCredentialAlreadyExists,
-  MissingMandatoryUserInfo,
-  PasskeyCredentialAlreadyExists,
-  SmsOtpCredentialAlreadyExists
-} from "../../domain/errors.ts"
+import { MissingMandatoryUserInfo } from "../../domain/errors.ts"
 import { invalidInput } from "../../domain/field-errors.ts"
 import { isId, makeId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { NO_CONTENT, reply } from "../../domain/reply.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { CredentialCreate, decodeByType } from "../../domain/wallet-auth/inputs.ts"
+import { type CredentialSet, credentialSet, lastCredentialRefusal, uniquenessRefusal } from "../../machines/credential-set.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 import { accountSession } from "../../signed-retry/authorize.ts"
@@ -34,16 +30,19 @@ const decodeCreate = decodeByType(CredentialCreate)
 
 /** The credential rules (spec "Credential rules"): one EMAIL_OTP, one SMS_OTP, distinct passkeys and identities. */
 const checkUnique = (existing: ReadonlyArray<AuthMethodRecord>, c: NewCredential) => {
-  if (c.type === "EMAIL_OTP" && existing.some((e) => e.type === "EMAIL_OTP"))
-    return Effect.fail(new EmailOtpCredentialAlreadyExists({ message: "The account already has an EMAIL_OTP credential", details: {} }))
-  if (c.type === "SMS_OTP" && existing.some((e) => e.type === "SMS_OTP"))
-    return Effect.fail(new SmsOtpCredentialAlreadyExists({ message: "The account already has an SMS_OTP credential", details: {} }))
-  if (c.type === "PASSKEY" && existing.some((e) => e.credentialId === c.credentialId))
-    return Effect.fail(new PasskeyCredentialAlreadyExists({ message: "This passkey is already registered on the account", details: {} }))
-  if (c.type === "OAUTH" && existing.some((e) => e.oauth !== undefined && e.oauth.iss === c.oauth!.iss && e.oauth.aud === c.oauth!.aud && e.oauth.sub === c.oauth!.sub))
-    return Effect.fail(invalidInput([{ field: "oidcToken", message: "this provider identity is already a credential of the account" }]))
-  return Effect.void
+  const refusal = uniquenessRefusal(existing, c)
+  return refusal === undefined ? Effect.void : Effect.fail(refusal)
 }
+
+/** Writes what a credential-set transition changed: new credentials, revoked ones, ended sessions. */
+const saveSet = (platform: PlatformRecord, before: CredentialSet) => (after: CredentialSet) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const kept = new Set(after.credentials.map((c) => c.id))
+    for (const c of before.credentials) if (!kept.has(c.id)) yield* store.remove(AuthMethods, platform.id, c.id)
+    for (const c of after.credentials) if (!before.credentials.includes(c)) yield* store.put(AuthMethods, platform.id, c)
+    for (const s of after.sessions) if (!before.sessions.includes(s)) yield* store.put(Sessions, platform.id, s)
+  })
 
 /** Validates a create body into the credential it describes (first call only). */
 const describe = (platform: PlatformRecord, body: unknown): Effect.Effect<NewCredential, unknown, Store> =>
@@ -82,10 +81,10 @@ const describe = (platform: PlatformRecord, body: unknown): Effect.Effect<NewCre
 /** Creates the credential (re-checking the rules, which may have changed since the challenge). */
 const createCredentialOp = defineSignedOperation("createCredential", (platform: PlatformRecord, c: NewCredential) =>
   Effect.gen(function* () {
-    const store = yield* Store
     const existing = yield* credentialsOf(platform, c.accountId)
     yield* checkUnique(existing, c)
-    const now = rfc3339(yield* Clock.currentTimeMillis)
+    const nowMs = yield* Clock.currentTimeMillis
+    const now = rfc3339(nowMs)
     const wallet = yield* loadWallet(platform, c.accountId)
     const record: AuthMethodRecord = {
       ...c,
@@ -94,7 +93,9 @@ const createCredentialOp = defineSignedOperation("createCredential", (platform: 
       createdAt: now,
       updatedAt: now
     }
-    yield* store.put(AuthMethods, platform.id, record)
+    const before: CredentialSet = { credentials: existing, sessions: [] }
+    const added = yield* credentialSet(before, { _tag: "Add", credential: record }, nowMs)
+    yield* saveSet(platform, before)(added.state)
     // The first EMAIL_OTP of a wallet gets its OTP from /challenge (bootstrap); later ones at once.
     const otp = (c.type === "EMAIL_OTP" || c.type === "SMS_OTP") && existing.length > 0 ? yield* issueOtp(platform, record) : undefined
     return reply(201, otp === undefined ? authMethodView(record) : { ...authMethodView(record), otpEncryptionTargetBundle: otp })
@@ -157,19 +158,16 @@ export const listCredentials = (platform: PlatformRecord, query: Record<string, 
     return { data: (yield* credentialsOf(platform, accountId)).map(authMethodView) }
   })
 
-const lastCredential = () =>
-  invalidInput([{ field: "id", message: "is the account's only credential; add another before revoking it" }], "An account always keeps at least one credential")
-
 const revokeCredentialOp = defineSignedOperation("revokeCredential", (platform: PlatformRecord, input: { readonly credentialId: string }) =>
   Effect.gen(function* () {
-    const store = yield* Store
     const credential = yield* loadCredential(platform, input.credentialId)
-    if ((yield* credentialsOf(platform, credential.accountId)).length <= 1) return yield* lastCredential()
-    yield* store.remove(AuthMethods, platform.id, credential.id)
+    const before: CredentialSet = {
+      credentials: yield* credentialsOf(platform, credential.accountId),
+      sessions: yield* (yield* Store).findBy(Sessions, platform.id, "accountId", credential.accountId)
+    }
     // Revoking a credential revokes every session it issued (spec "Credential rules").
-    const now = rfc3339(yield* Clock.currentTimeMillis)
-    for (const s of yield* store.findBy(Sessions, platform.id, "accountId", credential.accountId))
-      if (s.authMethodId === credential.id && s.revokedAt === undefined) yield* store.put(Sessions, platform.id, { ...s, revokedAt: now, updatedAt: now })
+    const revoked = yield* credentialSet(before, { _tag: "Revoke", credentialId: credential.id }, yield* Clock.currentTimeMillis)
+    yield* saveSet(platform, before)(revoked.state)
     return NO_CONTENT
   })
 )
@@ -180,7 +178,8 @@ export const revokeCredential = (platform: PlatformRecord, id: string, headers: 
     // A retry is judged by its request id alone: the credential may be gone by then.
     const bound = yield* boundAccount(platform, headers)
     const credential = Option.isSome(bound) ? undefined : yield* loadCredential(platform, id)
-    if (credential !== undefined && (yield* credentialsOf(platform, credential.accountId)).length <= 1) return yield* lastCredential()
+    const refusal = credential === undefined ? undefined : lastCredentialRefusal(yield* credentialsOf(platform, credential.accountId))
+    if (refusal !== undefined) return yield* refusal
     return yield* signedRetry({
       platform,
       accountId: Option.getOrElse(bound, () => credential!.accountId),

@@ -1,10 +1,8 @@
 import { Clock, Effect, Option } from "effect"
 import { OtpIssuances } from "../../domain/collections.ts"
 import type { AuthMethodRecord } from "../../domain/wallet-auth/auth-method.ts"
-import { RateLimited, Unauthorized } from "../../domain/errors.ts"
 import { invalidInput } from "../../domain/field-errors.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
-import { lifetimes } from "../../limits.ts"
 import { bytesToBase64Url, utf8 } from "../../crypto/encoding.ts"
 import { openOtpBundle, otpTargetBundle, parseSealedJson } from "../../crypto/bundles.ts"
 import { normalisePublicKey, signP256 } from "../../crypto/p256.ts"
@@ -14,7 +12,8 @@ import { Store } from "../../ports/store.ts"
 import { type Binding } from "../../signed-retry/signed-retry.ts"
 import { freshKeyPair, quorumKey } from "./wallet-context.ts"
 import { OTP_SANDBOX_CODE } from "../../sandbox/literals.ts"
-import { OTP_MAX_ATTEMPTS } from "../../limits.ts"
+import { type OtpState, otpIssuance, pendingIssuance, refusedOtp } from "../../machines/otp.ts"
+import { commitStep } from "../common/step.ts"
 
 /**
  * Issues a fresh OTP for an EMAIL_OTP or SMS_OTP credential: a new HPKE target key (replacing
@@ -24,14 +23,12 @@ export const issueOtp = (platform: PlatformRecord, credential: AuthMethodRecord)
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const target = yield* freshKeyPair
-    yield* (yield* Store).put(OtpIssuances, platform.id, {
-      id: credential.id,
-      targetPrivateKey: target.privateKey,
-      targetPublicKey: target.publicKeyUncompressed,
-      code: OTP_SANDBOX_CODE,
-      expiresAtMs: now + lifetimes.otpMs,
-      failedAttempts: 0
-    })
+    const issued = yield* otpIssuance(
+      undefined,
+      { _tag: "Issue", credentialId: credential.id, targetPrivateKey: target.privateKey, targetPublicKey: target.publicKeyUncompressed, code: OTP_SANDBOX_CODE },
+      now
+    )
+    yield* saveIssuance(platform, credential.id)(issued.state)
     yield* (yield* Notifier).deliverOtp({
       scope: platform.id,
       channel: credential.type === "SMS_OTP" ? "SMS" : "EMAIL",
@@ -41,7 +38,9 @@ export const issueOtp = (platform: PlatformRecord, credential: AuthMethodRecord)
     return otpTargetBundle(target.publicKeyUncompressed, yield* quorumKey)
   })
 
-const refusedOtp = (reason: string) => new Unauthorized({ message: "OTP verification failed", details: { reason } })
+/** Stores an issuance state: a pending issuance is put, none is removed. */
+const saveIssuance = (platform: PlatformRecord, credentialId: string) => (state: OtpState) =>
+  Effect.flatMap(Store, (store) => (state === undefined ? Effect.asVoid(store.remove(OtpIssuances, platform.id, credentialId)) : store.put(OtpIssuances, platform.id, state)))
 
 /**
  * The verification token the client stamps with its TEK (DECISIONS #16): a compact ES256 JWS
@@ -67,38 +66,27 @@ export const prepareOtpLogin = (platform: PlatformRecord, credential: AuthMethod
     const sealed = parseSealedJson(encryptedOtpBundle)
     if (!sealed.ok) return yield* invalidInput([{ field: "encryptedOtpBundle", message: sealed.reason }])
     const now = yield* Clock.currentTimeMillis
-    const found = yield* store.get(OtpIssuances, platform.id, credential.id)
-    if (Option.isNone(found) || now >= found.value.expiresAtMs) return yield* refusedOtp("No pending OTP for this credential")
-    const issuance = found.value
+    const found = Option.getOrUndefined(yield* store.get(OtpIssuances, platform.id, credential.id))
+    const issuance = yield* pendingIssuance(found, now)
     const opened = openOtpBundle(issuance.targetPrivateKey, sealed)
     if (opened === undefined) return yield* refusedOtp("OTP bundle cannot be opened with the current encryption target")
     const tek = normalisePublicKey(opened.publicKey)
     if (tek === undefined) return yield* invalidInput([{ field: "encryptedOtpBundle", message: "public_key is not a P-256 key" }])
-    if (!constantTimeEqual(utf8(opened.otpCode), utf8(issuance.code))) {
-      const failedAttempts = issuance.failedAttempts + 1
-      // Recorded in its own write: the failing request must still count.
-      yield* store.transaction(
-        failedAttempts >= OTP_MAX_ATTEMPTS
-          ? store.remove(OtpIssuances, platform.id, credential.id)
-          : store.put(OtpIssuances, platform.id, { ...issuance, failedAttempts })
-      )
-      if (failedAttempts >= OTP_MAX_ATTEMPTS)
-        return yield* new RateLimited({
-          message: "Too many wrong OTP codes; request a new challenge",
-          details: { reason: "OTP_ATTEMPTS_EXHAUSTED" },
-          retryAfterSeconds: 1
-        })
-      return yield* refusedOtp("Invalid OTP code")
-    }
+    const attempt = yield* otpIssuance(issuance, { _tag: "Attempt", codeMatches: constantTimeEqual(utf8(opened.otpCode), utf8(issuance.code)) }, now)
+    // A wrong code is saved before the request fails: the failing request must still count.
+    if (attempt.answer !== undefined)
+      yield* commitStep(platform.id, Effect.succeed({ transition: attempt, save: saveIssuance(platform, credential.id), view: () => undefined }))
     const quorum = yield* quorumKey
     const binding: Binding<{ readonly credentialId: string; readonly tek: string }> = {
       input: { credentialId: credential.id, tek: tek.compressed },
       type: credential.type,
       payload: (requestId, nowMs) => verificationToken(quorum.privateKey, tek.compressed, requestId, nowMs),
       // One issuance, one login: spent with the challenge, so a code cannot serve two TEKs.
-      commit: Effect.flatMap(store.remove(OtpIssuances, platform.id, credential.id), (removed) =>
-        removed ? Effect.void : Effect.fail(refusedOtp("No pending OTP for this credential"))
-      )
+      commit: Effect.gen(function* () {
+        const current = Option.getOrUndefined(yield* store.get(OtpIssuances, platform.id, credential.id))
+        const spent = yield* otpIssuance(current, { _tag: "Spend" }, yield* Clock.currentTimeMillis)
+        yield* saveIssuance(platform, credential.id)(spent.state)
+      })
     }
     return binding
   })

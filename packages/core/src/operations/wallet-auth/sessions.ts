@@ -1,14 +1,12 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { Sessions } from "../../domain/collections.ts"
 import type { AuthMethodRecord } from "../../domain/wallet-auth/auth-method.ts"
-import { Unauthorized } from "../../domain/errors.ts"
 import { invalidInput } from "../../domain/field-errors.ts"
 import { isId, makeId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { NO_CONTENT, reply } from "../../domain/reply.ts"
 import { isActiveSession, type SessionRecord, sessionView } from "../../domain/wallet-auth/session.ts"
-import { rfc3339 } from "../../domain/time.ts"
-import { lifetimes } from "../../limits.ts"
+import { openedSession, refreshRefusal, requireActive, session } from "../../machines/session.ts"
 import { decodeBody, RefreshBody } from "../../domain/wallet-auth/inputs.ts"
 import { sealSessionKey } from "../../crypto/bundles.ts"
 import { normalisePublicKey } from "../../crypto/p256.ts"
@@ -20,7 +18,7 @@ import { reconcileAccount } from "../../signed-retry/reconcile.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../../signed-retry/target.ts"
-import { ephemeralSecret, freshKeyPair, loadCredential, loadSession, notFound } from "./wallet-context.ts"
+import { ephemeralSecret, freshKeyPair, loadCredential, loadSession } from "./wallet-context.ts"
 
 /**
  * Opens a session for a credential (notes-wallet-auth §6.1). A compressed `clientPublicKey` is
@@ -35,17 +33,17 @@ export const openSession = (platform: PlatformRecord, credential: AuthMethodReco
     if (client === undefined) return yield* invalidInput([{ field: "clientPublicKey", message: "is not a P-256 point" }])
     const legacy = !/^0[23]/.test(clientPublicKey)
     const generated = legacy ? yield* freshKeyPair : undefined
-    const session: SessionRecord = {
-      id: makeId("Session", yield* (yield* Ids).uuid),
-      accountId: credential.accountId,
-      authMethodId: credential.id,
-      type: credential.type,
-      nickname: credential.nickname,
-      publicKey: generated?.publicKey ?? client.compressed,
-      expiresAtMs: now + lifetimes.sessionMs,
-      createdAt: rfc3339(now),
-      updatedAt: rfc3339(now)
-    }
+    const session: SessionRecord = openedSession(
+      {
+        id: makeId("Session", yield* (yield* Ids).uuid),
+        accountId: credential.accountId,
+        authMethodId: credential.id,
+        type: credential.type,
+        nickname: credential.nickname,
+        publicKey: generated?.publicKey ?? client.compressed
+      },
+      now
+    )
     yield* store.put(Sessions, platform.id, session)
     const sealed =
       generated === undefined
@@ -71,15 +69,14 @@ const activeSession = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
     const session = yield* loadSession(platform, id)
     // Revoking or refreshing an inactive session is 404: safe to repeat (notes §7.3).
-    if (!isActiveSession(session, yield* Clock.currentTimeMillis)) return yield* notFound("Session", id)
-    return session
+    return yield* requireActive(session, yield* Clock.currentTimeMillis)
   })
 
 const revokeSessionOp = defineSignedOperation("revokeSession", (platform: PlatformRecord, input: { readonly sessionId: string }) =>
   Effect.gen(function* () {
-    const session = yield* activeSession(platform, input.sessionId)
-    const now = rfc3339(yield* Clock.currentTimeMillis)
-    yield* (yield* Store).put(Sessions, platform.id, { ...session, revokedAt: now, updatedAt: now })
+    const current = yield* loadSession(platform, input.sessionId)
+    const revoked = yield* session(current, { _tag: "Revoke" }, yield* Clock.currentTimeMillis)
+    yield* (yield* Store).put(Sessions, platform.id, revoked.state)
     return NO_CONTENT
   })
 )
@@ -132,8 +129,8 @@ export const refreshSession = (platform: PlatformRecord, id: string, body: unkno
     const input = decodeBody(RefreshBody)(body)
     if (Either.isLeft(input)) return yield* input.left
     const session = yield* loadSession(platform, id)
-    if (!isActiveSession(session, yield* Clock.currentTimeMillis))
-      return yield* new Unauthorized({ message: "The session is no longer active", details: { reason: "SESSION_INACTIVE" } })
+    const refusal = refreshRefusal(session, yield* Clock.currentTimeMillis)
+    if (refusal !== undefined) return yield* refusal
     return yield* signedRetry({
       platform,
       accountId: session.accountId,

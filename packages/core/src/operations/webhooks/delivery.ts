@@ -12,7 +12,9 @@ import { Outbox, type OutboxEvent } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_WINDOW_MS } from "../../limits.ts"
+import { type AttemptOutcome, backoffMs, outboxDelivery } from "../../machines/outbox-delivery.ts"
+import { to, type Transition } from "../../machines/transition.ts"
+import { commitStep } from "../common/step.ts"
 
 /**
  * Webhook delivery (spec "Events"; reference retry policy): each event is POSTed as its
@@ -21,7 +23,7 @@ import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DELIVERY_WINDOW_MS } from "../../limit
  * with exponential backoff (1 s doubling, at most 30 min apart) for up to 7 days, at least once
  * and in order per resource. A 409 from the receiver means it has the event: no retry.
  */
-export const backoffMs = (failedAttempts: number): number => Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, failedAttempts - 1), BACKOFF_MAX_MS)
+export { backoffMs }
 
 const signingKey = serverKeyPair("webhook-signing-p256")
 
@@ -51,6 +53,23 @@ const send = (url: string, body: string) =>
   })
 
 /**
+ * Records an attempt's outcome on the event as stored now. An event gone since (a sandbox reset)
+ * or already final takes no write.
+ */
+const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOutcome, at: number) =>
+  commitStep(
+    platform.id,
+    Effect.gen(function* () {
+      const store = yield* Store
+      const found = Option.getOrUndefined(yield* store.get(Outbox, platform.id, id))
+      const transition: Transition<OutboxEvent | undefined> =
+        found === undefined ? to(undefined) : yield* outboxDelivery(found, { _tag: "Attempted", outcome }, at)
+      const save = (next: OutboxEvent | undefined) => (next === undefined || next === found ? Effect.void : store.put(Outbox, platform.id, next))
+      return { transition, save, view: () => undefined }
+    })
+  )
+
+/**
  * One delivery pass for a platform: the oldest pending event of each resource whose next
  * attempt is due is sent; the outcome is recorded before the next. Later events of a resource
  * wait for the earlier ones, so a receiver sees each resource's events in order.
@@ -74,23 +93,7 @@ export const deliverDue = (platform: PlatformRecord) =>
       const at = yield* Clock.currentTimeMillis
       const ok = Either.isRight(outcome) && outcome.right.status >= 200 && outcome.right.status < 300
       if (ok) delivered++
-      yield* store.transaction(
-        Effect.gen(function* () {
-          const current = yield* store.get(Outbox, platform.id, event.id)
-          if (Option.isNone(current) || current.value.deliveredAt !== undefined || current.value.abandonedAt !== undefined) return
-          const attempts = [
-            ...(current.value.attempts ?? []),
-            Either.isRight(outcome) ? { at: rfc3339(at), status: outcome.right.status } : { at: rfc3339(at), error: outcome.left.reason }
-          ]
-          const base = { ...current.value, attempts }
-          const gaveUp = (Either.isRight(outcome) && outcome.right.status === 409) || at - Date.parse(event.timestamp) > DELIVERY_WINDOW_MS
-          yield* store.put(
-            Outbox,
-            platform.id,
-            ok ? { ...base, deliveredAt: rfc3339(at) } : gaveUp ? { ...base, abandonedAt: rfc3339(at) } : { ...base, nextAttemptAtMs: at + backoffMs(attempts.length) }
-          )
-        })
-      )
+      yield* recordAttempt(platform, event.id, Either.isRight(outcome) ? { status: outcome.right.status } : { error: outcome.left.reason }, at)
     }
     return { attempted, delivered }
   })
