@@ -1,16 +1,25 @@
 import { Effect, Layer, Option } from "effect"
 import {
   type Collection,
+  type Condition,
   indexKeys,
+  type IndexReader,
+  keyMatches,
   type ListQuery,
   type Page,
-  pageOf,
+  planList,
+  type Positioned,
+  rangeInOrder,
   serialisedTransaction,
   singleWrite,
   Store,
+  type StoreError,
   type StoreService,
+  syncRead,
+  UniqueViolation,
   WritePermit
 } from "@tessera/core"
+import { SeqList, SortedKeys } from "./seq-list.ts"
 
 interface Row {
   readonly seq: number
@@ -18,16 +27,25 @@ interface Row {
 }
 
 /**
- * Ids under one index key: a bare id for the common unique key, a Set once a key is shared.
- * Most index keys (emails, client ids, account ids) are unique, and a Set per key would be the
+ * Ids under one index key: a bare id for the common unique key, a SeqList once a key is shared.
+ * Most index keys (emails, client ids, account ids) are unique, and a list per key would be the
  * largest allocation of a write.
  */
-type IdsAtKey = string | Set<string>
+type IdsAtKey = string | SeqList
 
-/** One collection in one scope. A Map iterates in insertion order, which is listing order. */
+interface IndexState {
+  readonly keys: Map<string, IdsAtKey>
+  /** Ordered indexes only: the distinct keys, sorted. */
+  readonly sorted: SortedKeys | undefined
+}
+
+/** One collection in one scope. `order` is listing order; `rows` answers by id. */
 interface Shelf {
   readonly rows: Map<string, Row>
-  readonly indexes: Map<string, Map<string, IdsAtKey>>
+  readonly order: SeqList
+  readonly indexes: Map<string, IndexState>
+  /** The collection definition the indexes were last checked against (see `indexed`). */
+  checked: Collection<unknown> | undefined
 }
 
 /** The whole world: cheap to copy because rows are immutable and shared between copies. */
@@ -48,13 +66,13 @@ const copyWorld = (w: World): World => {
   for (const [name, byScope] of w.shelves) {
     const scopes = new Map<string, Shelf>()
     for (const [scope, s] of byScope) {
-      const indexes = new Map<string, Map<string, IdsAtKey>>()
+      const indexes = new Map<string, IndexState>()
       for (const [index, idx] of s.indexes) {
-        const copy = new Map<string, IdsAtKey>()
-        for (const [v, ids] of idx) copy.set(v, typeof ids === "string" ? ids : new Set(ids))
-        indexes.set(index, copy)
+        const keys = new Map<string, IdsAtKey>()
+        for (const [v, ids] of idx.keys) keys.set(v, typeof ids === "string" ? ids : ids.copy())
+        indexes.set(index, { keys, sorted: idx.sorted?.copy() })
       }
-      scopes.set(scope, { rows: new Map(s.rows), indexes })
+      scopes.set(scope, { rows: new Map(s.rows), order: s.order.copy(), indexes, checked: s.checked })
     }
     shelves.set(name, scopes)
   }
@@ -63,9 +81,19 @@ const copyWorld = (w: World): World => {
 
 type Undo = () => void
 
+export interface MemoryStoreOptions {
+  /**
+   * Wraps every call and transaction hook; `AsyncMemoryStore` passes a real asynchronous
+   * boundary here. Without it the store is synchronous.
+   */
+  readonly hop?: <X, E>(self: Effect.Effect<X, E>) => Effect.Effect<X, E>
+}
+
 /**
  * The reference `Store`: plain Maps, synchronous, with an undo log for atomic transactions and
- * snapshot / restore / fork so a property test can branch a world cheaply.
+ * snapshot / restore / fork so a property test can branch a world cheaply. An index the
+ * collection declares that the shelf has not built (a definition changed since the records
+ * were written) is built from the records on first use.
  */
 export class MemoryStoreHandle {
   private world: World
@@ -73,32 +101,51 @@ export class MemoryStoreHandle {
   private readonly permit = new WritePermit()
   readonly service: StoreService
 
-  constructor(world: World = emptyWorld()) {
+  constructor(
+    world: World = emptyWorld(),
+    private readonly options: MemoryStoreOptions = {}
+  ) {
     this.world = world
+    const hop = options.hop
+    const hook = (f: () => void) => (hop === undefined ? f : () => hop(Effect.sync(f)))
     const tx = serialisedTransaction(this.permit, {
-      begin: () => {
+      begin: hook(() => {
         this.undo = []
-      },
-      commit: () => {
+      }),
+      commit: hook(() => {
         this.undo = undefined
-      },
-      rollback: () => {
+      }),
+      rollback: hook(() => {
         const log = this.undo ?? []
         this.undo = undefined
         for (let i = log.length - 1; i >= 0; i--) log[i]!()
-      }
+      })
     })
     // A write outside any transaction is a transaction of one write.
     const write = singleWrite(tx)
-    this.service = {
-      get: (c, scope, id) => Effect.sync(() => this.get(c, scope, id)),
-      put: (c, scope, value) => write(() => this.put(c, scope, value)),
+    const service: StoreService = {
+      get: (c, scope, id) => syncRead(() => this.get(c, scope, id)),
+      put: (c, scope, value) => write<void, StoreError | UniqueViolation>(() => this.put(c, scope, value)) as never,
       remove: (c, scope, id) => write(() => this.remove(c, scope, id)),
-      findBy: (c, scope, index, value) => Effect.sync(() => this.findBy(c, scope, index, value)),
-      list: (c, scope, q) => Effect.sync(() => this.list(c, scope, q)),
+      findBy: (c, scope, index, value) => syncRead(() => this.findBy(c, scope, index, value)),
+      list: (c, scope, q) => syncRead(() => this.list(c, scope, q)),
+      due: (c, scope, index, upTo, limit) => syncRead(() => this.due(c, scope, index, upTo, limit)),
       clear: (c, scope) => write(() => this.clear(c, scope)),
       transaction: tx
     }
+    this.service =
+      hop === undefined
+        ? service
+        : {
+            get: (c, scope, id) => hop(service.get(c, scope, id)),
+            put: (c, scope, value) => hop(service.put(c, scope, value)),
+            remove: (c, scope, id) => hop(service.remove(c, scope, id)),
+            findBy: (c, scope, index, value) => hop(service.findBy(c, scope, index, value)),
+            list: (c, scope, q) => hop(service.list(c, scope, q)),
+            due: (c, scope, index, upTo, limit) => hop(service.due(c, scope, index, upTo, limit)),
+            clear: (c, scope) => hop(service.clear(c, scope)),
+            transaction: tx
+          }
   }
 
   snapshot(): Snapshot {
@@ -109,7 +156,7 @@ export class MemoryStoreHandle {
   }
   /** An independent store starting from this one's current state. */
   fork(): MemoryStoreHandle {
-    return new MemoryStoreHandle(copyWorld(this.world))
+    return new MemoryStoreHandle(copyWorld(this.world), this.options)
   }
   get layer(): Layer.Layer<Store> {
     return Layer.succeed(Store, this.service)
@@ -122,11 +169,29 @@ export class MemoryStoreHandle {
       this.world.shelves.set(c.name, (byScope = new Map()))
     }
     let s = byScope.get(scope)
-    if (s === undefined && create) {
-      s = { rows: new Map(), indexes: new Map() }
+    if (s === undefined) {
+      if (!create) return undefined
+      s = { rows: new Map(), order: new SeqList(), indexes: new Map(), checked: c }
       byScope.set(scope, s)
     }
+    if (s.checked !== c) this.indexed(c, s)
     return s
+  }
+
+  /** Builds, from the records, every declared index the shelf has not built yet. */
+  private indexed(c: Collection<unknown>, s: Shelf): void {
+    s.checked = c
+    for (const name of Object.keys(c.indexes)) {
+      if (s.indexes.has(name)) continue
+      this.indexState(c, s, name)
+      for (const [id, row] of s.rows) for (const k of indexKeys(c, name, row.value)) this.indexAdd(s, name, k, id, row.seq)
+    }
+  }
+
+  private indexState(c: Collection<unknown>, s: Shelf, name: string): IndexState {
+    let idx = s.indexes.get(name)
+    if (idx === undefined) s.indexes.set(name, (idx = { keys: new Map(), sorted: c.indexes[name]?.kind === "ordered" ? new SortedKeys() : undefined }))
+    return idx
   }
 
   private get<A>(c: Collection<A>, scope: string, id: string): Option.Option<A> {
@@ -134,45 +199,70 @@ export class MemoryStoreHandle {
     return row === undefined ? Option.none() : Option.some(row.value as A)
   }
 
-  private indexAdd(s: Shelf, name: string, key: string, id: string): void {
-    let idx = s.indexes.get(name)
-    if (idx === undefined) s.indexes.set(name, (idx = new Map()))
-    const ids = idx.get(key)
-    if (ids === undefined || ids === id) idx.set(key, id)
-    else if (typeof ids === "string") idx.set(key, new Set([ids, id]))
-    else ids.add(id)
+  private indexAdd(s: Shelf, name: string, key: string, id: string, seq: number): void {
+    const idx = s.indexes.get(name)!
+    const ids = idx.keys.get(key)
+    if (ids === undefined || ids === id) {
+      if (ids === undefined) idx.sorted?.add(key)
+      idx.keys.set(key, id)
+    } else if (typeof ids === "string") {
+      const list = new SeqList()
+      list.add(s.rows.get(ids)!.seq, ids)
+      list.add(seq, id)
+      idx.keys.set(key, list)
+    } else ids.add(seq, id)
   }
 
-  private indexDelete(s: Shelf, name: string, key: string, id: string): void {
-    const idx = s.indexes.get(name)
-    const ids = idx?.get(key)
+  private indexDelete(s: Shelf, name: string, key: string, id: string, seq: number): void {
+    const idx = s.indexes.get(name)!
+    const ids = idx.keys.get(key)
     if (ids === undefined) return
     if (typeof ids === "string") {
-      if (ids === id) idx!.delete(key)
+      if (ids === id) {
+        idx.keys.delete(key)
+        idx.sorted?.delete(key)
+      }
       return
     }
-    ids.delete(id)
-    if (ids.size === 1) idx!.set(key, ids.values().next().value!)
+    ids.delete(seq)
+    if (ids.size === 1) idx.keys.set(key, ids.ids[0]!)
   }
 
-  private setIndexes<A>(c: Collection<A>, s: Shelf, id: string, before: A | undefined, after: A | undefined): void {
+  private setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: number, before: A | undefined, after: A | undefined): void {
     for (const name of Object.keys(c.indexes)) {
-      if (before !== undefined) for (const k of indexKeys(c, name, before)) this.indexDelete(s, name, k, id)
-      if (after !== undefined) for (const k of indexKeys(c, name, after)) this.indexAdd(s, name, k, id)
+      this.indexState(c as Collection<unknown>, s, name)
+      if (before !== undefined) for (const k of indexKeys(c, name, before)) this.indexDelete(s, name, k, id, seq)
+      if (after !== undefined) for (const k of indexKeys(c, name, after)) this.indexAdd(s, name, k, id, seq)
+    }
+  }
+
+  /** Throws when another record holds one of the value's unique keys; checked before any write. */
+  private checkUnique<A>(c: Collection<A>, s: Shelf, id: string, value: A): void {
+    for (const name in c.indexes) {
+      if (c.indexes[name]!.kind !== "unique") continue
+      for (const key of indexKeys(c, name, value)) {
+        const ids = s.indexes.get(name)?.keys.get(key)
+        const holder = ids === undefined ? undefined : typeof ids === "string" ? ids : ids.ids.find((x) => x !== id)
+        if (holder !== undefined && holder !== id) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: holder })
+      }
     }
   }
 
   private put<A>(c: Collection<A>, scope: string, value: A): void {
     const s = this.shelf(c as Collection<unknown>, scope, true)!
     const id = c.idOf(value)
+    this.checkUnique(c, s, id, value)
     const prev = s.rows.get(id)
     const row: Row = { seq: prev?.seq ?? ++this.world.seq, value }
     s.rows.set(id, row)
-    this.setIndexes(c, s, id, prev?.value as A | undefined, value)
+    if (prev === undefined) s.order.add(row.seq, id)
+    this.setIndexes(c, s, id, row.seq, prev?.value as A | undefined, value)
     this.undo?.push(() => {
-      this.setIndexes(c, s, id, value, prev?.value as A | undefined)
-      if (prev === undefined) s.rows.delete(id)
-      else s.rows.set(id, prev)
+      this.setIndexes(c, s, id, row.seq, value, prev?.value as A | undefined)
+      if (prev === undefined) {
+        s.rows.delete(id)
+        s.order.delete(row.seq)
+      } else s.rows.set(id, prev)
     })
   }
 
@@ -181,13 +271,15 @@ export class MemoryStoreHandle {
     const prev = s?.rows.get(id)
     if (s === undefined || prev === undefined) return false
     s.rows.delete(id)
-    this.setIndexes(c, s, id, prev.value as A, undefined)
-    // Re-inserting at the end would change listing order; rebuild the Map in seq order instead.
+    s.order.delete(prev.seq)
+    this.setIndexes(c, s, id, prev.seq, prev.value as A, undefined)
+    // Re-inserting at the end would change the Map's order; rebuild it in seq order instead.
     this.undo?.push(() => {
       const rows = [...s.rows.entries(), [id, prev] as const].sort((a, b) => a[1].seq - b[1].seq)
       s.rows.clear()
       for (const [k, r] of rows) s.rows.set(k, r)
-      this.setIndexes(c, s, id, undefined, prev.value as A)
+      s.order.add(prev.seq, id)
+      this.setIndexes(c, s, id, prev.seq, undefined, prev.value as A)
     })
     return true
   }
@@ -202,12 +294,16 @@ export class MemoryStoreHandle {
     return s.rows.size
   }
 
+  private positioned(s: Shelf, id: string): Positioned<unknown> {
+    return s.rows.get(id)!
+  }
+
   /** Rows holding an index key, in listing order. */
-  private indexedRows(s: Shelf, index: string, value: string): Array<Row> {
-    const ids = s.indexes.get(index)?.get(value)
+  private indexedRows(s: Shelf, index: string, value: string): Array<Positioned<unknown>> {
+    const ids = s.indexes.get(index)?.keys.get(value)
     if (ids === undefined) return []
-    if (typeof ids === "string") return [s.rows.get(ids)!]
-    return [...ids].map((id) => s.rows.get(id)!).sort((a, b) => a.seq - b.seq)
+    if (typeof ids === "string") return [this.positioned(s, ids)]
+    return ids.ids.map((id) => this.positioned(s, id))
   }
 
   private findBy<A>(c: Collection<A>, scope: string, index: string, value: string): ReadonlyArray<A> {
@@ -215,11 +311,54 @@ export class MemoryStoreHandle {
     return s === undefined ? [] : this.indexedRows(s, index, value).map((r) => r.value as A)
   }
 
-  private list<A>(c: Collection<A>, scope: string, q: ListQuery<A>): Page<A> {
+  private reader(s: Shelf): IndexReader<unknown> {
+    return {
+      count: (index, key) => {
+        if (index === undefined) return s.rows.size
+        const ids = s.indexes.get(index)?.keys.get(key!)
+        return ids === undefined ? 0 : typeof ids === "string" ? 1 : ids.size
+      },
+      pageAt: (index, key, afterSeq, n) => {
+        if (index === undefined) return s.order.after(afterSeq, n).map((id) => this.positioned(s, id))
+        const ids = s.indexes.get(index)?.keys.get(key!)
+        if (ids === undefined) return []
+        if (typeof ids === "string") {
+          const row = this.positioned(s, ids)
+          return row.seq > afterSeq && n > 0 ? [row] : []
+        }
+        return ids.after(afterSeq, n).map((id) => this.positioned(s, id))
+      },
+      scanKey: (index, key) => this.indexedRows(s, index, key),
+      scanRange: (index, range) => this.range(s, index, range)
+    }
+  }
+
+  private *range(s: Shelf, index: string, range: Condition): Iterable<Positioned<unknown>> {
+    const idx = s.indexes.get(index)
+    if (idx === undefined) return
+    const r = range as { readonly gt?: string; readonly gte?: string }
+    const keys = idx.sorted?.from(r.gt ?? r.gte, r.gt !== undefined) ?? idx.keys.keys()
+    for (const k of keys) {
+      if (!keyMatches(k, range)) {
+        if (idx.sorted !== undefined) return
+        continue
+      }
+      yield* this.indexedRows(s, index, k)
+    }
+  }
+
+  private list<A>(c: Collection<A>, scope: string, q: ListQuery): Page<A> {
     const s = this.shelf(c as Collection<unknown>, scope, false)
     if (s === undefined) return { items: [], hasMore: false, lastSeq: undefined, totalCount: 0 }
-    const rows = q.index === undefined ? s.rows.values() : this.indexedRows(s, q.index.name, q.index.value)
-    return pageOf(rows as Iterable<{ readonly seq: number; readonly value: A }>, q)
+    return planList(c as Collection<unknown>, this.reader(s), q) as Page<A>
+  }
+
+  private due<A>(c: Collection<A>, scope: string, index: string, upTo: string, limit: number): ReadonlyArray<A> {
+    const s = this.shelf(c as Collection<unknown>, scope, false)
+    if (s === undefined) return []
+    return rangeInOrder(this.range(s, index, { index, lte: upTo }))
+      .slice(0, limit)
+      .map((r) => r.value as A)
   }
 }
 
@@ -231,3 +370,4 @@ export const MemoryStore = {
     return Layer.sync(Store, () => new MemoryStoreHandle().service)
   }
 }
+

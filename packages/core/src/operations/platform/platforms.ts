@@ -7,7 +7,7 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { secretMatches, sha256Hex } from "../../crypto/secrets.ts"
 import { Ids } from "../../ports/ids.ts"
-import { SERVER_SCOPE, Store } from "../../ports/store.ts"
+import { SERVER_SCOPE, Store, type StoreError } from "../../ports/store.ts"
 import { PLATFORM_CACHE_MS } from "../../limits.ts"
 
 export interface PlatformInput {
@@ -116,7 +116,7 @@ export const parseBasic = (header: string | undefined): Option.Option<{ id: stri
 }
 
 /** The platform a request's Basic credentials name, or 401 UNAUTHORIZED. */
-export const authenticate = (authorization: string | undefined): Effect.Effect<PlatformRecord, Unauthorized, Store> => {
+export const authenticate = (authorization: string | undefined): Effect.Effect<PlatformRecord, Unauthorized | StoreError, Store> => {
   // Every request runs this first, so it is a plain chain rather than a generator.
   const creds = parseBasic(authorization)
   if (Option.isNone(creds))
