@@ -81,6 +81,19 @@ const copyWorld = (w: World): World => {
 
 type Undo = () => void
 
+const NONE: ReadonlyArray<string> = []
+
+/** A collection's index names, all and unique, computed once per definition (every put reads them). */
+const names = new WeakMap<object, { readonly all: ReadonlyArray<string>; readonly unique: ReadonlyArray<string> }>()
+const namesOf = (c: Collection<any>) => {
+  let n = names.get(c)
+  if (n === undefined) {
+    const all = Object.keys(c.indexes)
+    names.set(c, (n = { all, unique: all.filter((k) => c.indexes[k]!.kind === "unique") }))
+  }
+  return n
+}
+
 export interface MemoryStoreOptions {
   /**
    * Wraps every call and transaction hook; `AsyncMemoryStore` passes a real asynchronous
@@ -171,7 +184,7 @@ export class MemoryStoreHandle {
     let s = byScope.get(scope)
     if (s === undefined) {
       if (!create) return undefined
-      s = { rows: new Map(), order: new SeqList(), indexes: new Map(), checked: c }
+      s = { rows: new Map(), order: new SeqList(), indexes: new Map(), checked: undefined }
       byScope.set(scope, s)
     }
     if (s.checked !== c) this.indexed(c, s)
@@ -228,18 +241,33 @@ export class MemoryStoreHandle {
     if (ids.size === 1) idx.keys.set(key, ids.ids[0]!)
   }
 
+  /**
+   * Moves the record's index entries from `before`'s keys to `after`'s, touching only keys that
+   * changed: an update that keeps a shared key (every active customer's) must not shift a list
+   * of 100,000 ids out and back in.
+   */
   private setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: number, before: A | undefined, after: A | undefined): void {
-    for (const name of Object.keys(c.indexes)) {
-      this.indexState(c as Collection<unknown>, s, name)
-      if (before !== undefined) for (const k of indexKeys(c, name, before)) this.indexDelete(s, name, k, id, seq)
-      if (after !== undefined) for (const k of indexKeys(c, name, after)) this.indexAdd(s, name, k, id, seq)
+    for (const name of namesOf(c).all) {
+      const keys = c.indexes[name]!.keys
+      const o = before === undefined ? undefined : keys(before)
+      const n = after === undefined ? undefined : keys(after)
+      if (o === n) continue
+      // The common shapes without an array: one key or none on either side.
+      if ((o === undefined || typeof o === "string") && (n === undefined || typeof n === "string")) {
+        if (o !== undefined) this.indexDelete(s, name, o, id, seq)
+        if (n !== undefined) this.indexAdd(s, name, n, id, seq)
+        continue
+      }
+      const old = o === undefined ? NONE : typeof o === "string" ? [o] : o
+      const next = n === undefined ? NONE : typeof n === "string" ? [n] : n
+      for (const k of old) if (!next.includes(k)) this.indexDelete(s, name, k, id, seq)
+      for (const k of next) if (!old.includes(k)) this.indexAdd(s, name, k, id, seq)
     }
   }
 
   /** Throws when another record holds one of the value's unique keys; checked before any write. */
   private checkUnique<A>(c: Collection<A>, s: Shelf, id: string, value: A): void {
-    for (const name in c.indexes) {
-      if (c.indexes[name]!.kind !== "unique") continue
+    for (const name of namesOf(c).unique) {
       for (const key of indexKeys(c, name, value)) {
         const ids = s.indexes.get(name)?.keys.get(key)
         const holder = ids === undefined ? undefined : typeof ids === "string" ? ids : ids.ids.find((x) => x !== id)

@@ -59,6 +59,12 @@ export class SeqList {
 export class SortedKeys {
   constructor(readonly keys: Array<string> = []) {}
   add(k: string): void {
+    // Keys of new records (creation times) mostly sort last: a push, not a search and a splice.
+    const n = this.keys.length
+    if (n === 0 || this.keys[n - 1]! < k) {
+      this.keys.push(k)
+      return
+    }
     const at = bound(this.keys, k, false)
     if (this.keys[at] !== k) this.keys.splice(at, 0, k)
   }

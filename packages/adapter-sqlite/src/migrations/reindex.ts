@@ -29,8 +29,8 @@ export const REBUILD_INDEX_TABLES = `
     SELECT collection, scope, '', '', count(*) FROM records GROUP BY collection, scope;
 `
 
-/** Whether the store keeps a counter per key of this index (plain ones: see the store). */
-export const counted = (c: Collection<unknown>, name: string): boolean => c.indexes[name]?.kind === "plain"
+/** Whether the store keeps a counter per key of this index (declared `counted`). */
+export const counted = (c: Collection<unknown>, name: string): boolean => c.indexes[name]?.counted === true
 
 /**
  * Rebuilds every index entry and key counter of these collections from their records, with the

@@ -22,7 +22,7 @@ export const Customers = collection<CustomerRecord>()("customers", (c) => c.id, 
   umaAddress: { kind: "unique", keys: (c) => (c.isDeleted ? undefined : c.umaAddress.toLowerCase()) },
   // The list filters, each an index; the list's default hides deleted customers, so "active"
   // is a key of its own and its counter is the default page's totalCount.
-  active: { kind: "plain", keys: (c) => (c.isDeleted ? undefined : "yes") },
+  active: { kind: "plain", counted: true, keys: (c) => (c.isDeleted ? undefined : "yes") },
   platformCustomerId: { kind: "plain", keys: (c) => c.platformCustomerId },
   anyUmaAddress: { kind: "plain", keys: (c) => c.umaAddress.toLowerCase() },
   customerType: { kind: "plain", keys: (c) => c.customerType },
@@ -34,7 +34,7 @@ export const Customers = collection<CustomerRecord>()("customers", (c) => c.id, 
 
 export const InternalAccounts = collection<InternalAccountRecord>()("internalAccounts", (a) => a.id, {
   customerId: { kind: "plain", keys: (a) => a.customerId ?? "platform" },
-  ownerKind: { kind: "plain", keys: (a) => (a.customerId === undefined ? "platform" : "customer") },
+  ownerKind: { kind: "plain", counted: true, keys: (a) => (a.customerId === undefined ? "platform" : "customer") },
   type: { kind: "plain", keys: (a) => a.type },
   currency: { kind: "plain", keys: (a) => a.balance.currency.code }
 })
@@ -61,8 +61,8 @@ export const OtpIssuances = collection<OtpIssuanceRecord>()("otpIssuances", (o) 
 export const PasskeyChallenges = collection<PasskeyChallengeRecord>()("passkeyChallenges", (c) => c.id)
 
 export const ExternalAccounts = collection<ExternalAccountRecord>()("externalAccounts", (a) => a.id, {
-  owner: { kind: "plain", keys: (a) => a.customerId ?? "platform" },
-  ownerKind: { kind: "plain", keys: (a) => (a.customerId === undefined ? "platform" : "customer") },
+  owner: { kind: "plain", counted: true, keys: (a) => a.customerId ?? "platform" },
+  ownerKind: { kind: "plain", counted: true, keys: (a) => (a.customerId === undefined ? "platform" : "customer") },
   currency: { kind: "plain", keys: (a) => a.currency },
   // One account per owner, type and identifier: a second is 409 (reference: "already exists").
   identity: { kind: "unique", keys: (a) => a.identityKey },

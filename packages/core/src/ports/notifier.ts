@@ -30,7 +30,7 @@ const pending = (e: OutboxEvent) => e.deliveredAt === undefined && e.abandonedAt
 
 export const Outbox = collection<OutboxEvent>()("outbox", (e) => e.id, {
   resourceId: { kind: "plain", keys: (e) => e.resourceId },
-  type: { kind: "plain", keys: (e) => e.type },
+  type: { kind: "plain", counted: true, keys: (e) => e.type },
   // A resource's undelivered events, oldest first: only the oldest may be sent.
   pendingResource: { kind: "plain", keys: (e) => (pending(e) ? e.resourceId : undefined) },
   // Undelivered events by next-attempt time: the worker asks what is due, never scans.

@@ -33,6 +33,12 @@ export interface IndexSpec<A> {
   readonly kind: IndexKind
   /** The record's keys in this index (none: the record is not in it). */
   readonly keys: (a: A) => string | ReadonlyArray<string> | undefined
+  /**
+   * Keep a count per key, written with the record in the same transaction, so a list on one
+   * key answers `totalCount` with one read. For keys held by many records that lists page
+   * through on their own (every active customer); other keys are counted when asked.
+   */
+  readonly counted?: boolean
 }
 
 /**
@@ -55,7 +61,7 @@ export const collection =
   <const X extends Record<string, IndexKind> = {}>(
     name: string,
     idOf: (a: A) => string,
-    indexes: { readonly [K in keyof X]: { readonly kind: X[K]; readonly keys: IndexSpec<A>["keys"] } } = {} as never
+    indexes: { readonly [K in keyof X]: { readonly kind: X[K]; readonly keys: IndexSpec<A>["keys"]; readonly counted?: boolean } } = {} as never
   ): Collection<A, keyof X & string, UniqueOf<X>> => ({ name, idOf, indexes: indexes as never })
 
 /** Keys an index produced for a record, normalised to an array. */
@@ -73,8 +79,12 @@ export const sortableInstant = (ms: number): string | undefined => {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString()
 }
 
+/** Already the key: what `rfc3339` writes (UTC, milliseconds), so the engine's own timestamps skip the parse. */
+const CANONICAL = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/
+
 /** A timestamp string (any offset) as an ordered-index key, or undefined when it is not one. */
-export const sortableTimestamp = (t: string): string | undefined => sortableInstant(Date.parse(t))
+export const sortableTimestamp = (t: string): string | undefined =>
+  CANONICAL.test(t) ? t : sortableInstant(Date.parse(t))
 
 /**
  * Every record lives in a scope: a platform's id, or `SERVER_SCOPE` for the engine's own records
