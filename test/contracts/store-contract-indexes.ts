@@ -1,5 +1,6 @@
 import { expect, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
+import * as fc from "fast-check"
 import { collection, type Condition, sortableInstant, Store } from "@tessera/core"
 
 interface Job {
@@ -135,6 +136,42 @@ export const indexCases = (run: Run) => {
         expect([yield* count(), ...(yield* countO1)]).toEqual([0, 0, 0])
         yield* s.put(Jobs, "p1", job("e", "o1"))
         expect([yield* count(), ...(yield* countO1)]).toEqual([1, 1, 1])
+      })
+    )
+  )
+
+  it.effect("any conjunction of conditions pages exactly the records a plain filter keeps (property)", () =>
+    run(
+      Effect.gen(function* () {
+        const s = yield* Store
+        const jobs = Array.from({ length: 40 }, (_, i) => job(`k${i}`, `o${(i * 7) % 4}`, i % 5 === 0 ? undefined : ((i * 37) % 23) * 100))
+        for (const j of jobs) yield* s.put(Jobs, "p1", j)
+        const bound = fc.option(fc.integer({ min: -1, max: 24 }).map((n) => T(n * 100)), { nil: undefined })
+        const samples = fc.sample(
+          fc.record({ owner: fc.option(fc.integer({ min: 0, max: 4 }).map((n) => `o${n}`), { nil: undefined }), gt: bound, lte: bound, limit: fc.integer({ min: 1, max: 15 }) }),
+          30
+        )
+        for (const { owner, gt, lte, limit } of samples) {
+          const where: Array<Condition> = [
+            ...(owner === undefined ? [] : [{ index: "owner", eq: owner }]),
+            ...(gt === undefined && lte === undefined ? [] : [{ index: "at", ...(gt === undefined ? {} : { gt }), ...(lte === undefined ? {} : { lte }) }])
+          ]
+          const key = (j: Job) => (j.at === undefined ? undefined : sortableInstant(j.at))
+          const expected = jobs
+            .filter((j) => owner === undefined || j.owner === owner)
+            .filter((j) => (gt === undefined && lte === undefined) || (key(j) !== undefined && (gt === undefined || key(j)! > gt) && (lte === undefined || key(j)! <= lte)))
+            .map((j) => j.id)
+          const seen: Array<string> = []
+          let after: number | undefined
+          for (let guard = 0; guard < 50; guard++) {
+            const page = yield* s.list(Jobs, "p1", { where, limit, ...(after === undefined ? {} : { afterSeq: after }) })
+            expect(page.totalCount).toBe(expected.length)
+            seen.push(...page.items.map((j) => j.id))
+            if (!page.hasMore) break
+            after = page.lastSeq
+          }
+          expect(seen).toEqual(expected)
+        }
       })
     )
   )

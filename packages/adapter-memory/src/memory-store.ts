@@ -366,9 +366,11 @@ export class MemoryStoreHandle {
     if (idx === undefined) return
     const r = range as { readonly gt?: string; readonly gte?: string }
     const keys = idx.sorted?.from(r.gt ?? r.gte, r.gt !== undefined) ?? idx.keys.keys()
+    const upper = range as { readonly lt?: string; readonly lte?: string }
     for (const k of keys) {
       if (!keyMatches(k, range)) {
-        if (idx.sorted !== undefined) return
+        // Sorted keys past the upper bound end the walk; any other miss is skipped.
+        if (idx.sorted !== undefined && ((upper.lt !== undefined && k >= upper.lt) || (upper.lte !== undefined && k > upper.lte))) return
         continue
       }
       yield* this.indexedRows(s, index, k)
