@@ -15,7 +15,6 @@ import {
   Store,
   type StoreError,
   type StoreService,
-  syncRead,
   UniqueViolation,
   WritePermit
 } from "@tessera/core"
@@ -137,12 +136,13 @@ export class MemoryStoreHandle {
     // A write outside any transaction is a transaction of one write.
     const write = singleWrite(tx)
     const service: StoreService = {
-      get: (c, scope, id) => syncRead(() => this.get(c, scope, id)),
+      // Reads of plain Maps cannot fail: one Effect step, as before the port had errors.
+      get: (c, scope, id) => Effect.sync(() => this.get(c, scope, id)),
       put: (c, scope, value) => write<void, StoreError | UniqueViolation>(() => this.put(c, scope, value)) as never,
       remove: (c, scope, id) => write(() => this.remove(c, scope, id)),
-      findBy: (c, scope, index, value) => syncRead(() => this.findBy(c, scope, index, value)),
-      list: (c, scope, q) => syncRead(() => this.list(c, scope, q)),
-      due: (c, scope, index, upTo, limit) => syncRead(() => this.due(c, scope, index, upTo, limit)),
+      findBy: (c, scope, index, value) => Effect.sync(() => this.findBy(c, scope, index, value)),
+      list: (c, scope, q) => Effect.sync(() => this.list(c, scope, q)),
+      due: (c, scope, index, upTo, limit) => Effect.sync(() => this.due(c, scope, index, upTo, limit)),
       clear: (c, scope) => write(() => this.clear(c, scope)),
       transaction: tx
     }
