@@ -268,7 +268,9 @@ export class MemoryStoreHandle {
   /** Throws when another record holds one of the value's unique keys; checked before any write. */
   private checkUnique<A>(c: Collection<A>, s: Shelf, id: string, value: A): void {
     for (const name of namesOf(c).unique) {
-      for (const key of indexKeys(c, name, value)) {
+      const k = c.indexes[name]!.keys(value)
+      if (k === undefined) continue
+      for (const key of typeof k === "string" ? [k] : k) {
         const ids = s.indexes.get(name)?.keys.get(key)
         const holder = ids === undefined ? undefined : typeof ids === "string" ? ids : ids.ids.find((x) => x !== id)
         if (holder !== undefined && holder !== id) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: holder })
