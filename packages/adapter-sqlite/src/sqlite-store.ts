@@ -104,7 +104,6 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
     update: db.prepare("UPDATE records SET data = ? WHERE seq = ?"),
     remove: db.prepare("DELETE FROM records WHERE seq = ?"),
     indexDelete: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND seq = ?"),
-    indexAdd: db.prepare("INSERT OR IGNORE INTO record_index (collection, scope, name, key, seq, id) VALUES (?, ?, ?, ?, ?, ?)"),
     holder: db.prepare<[string, string, string, string, string], string>(
       "SELECT id FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND id <> ? LIMIT 1"
     ).pluck(),
@@ -135,6 +134,16 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
     clearIndex: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ?"),
     clearCounts: db.prepare("DELETE FROM record_counts WHERE collection = ? AND scope = ?"),
     clear: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ?")
+  }
+  // Multi-row inserts of index entries, by row count, prepared on first use.
+  const indexAdds = new Map<number, Database.Statement>()
+  const indexAdd = (n: number) => {
+    let st = indexAdds.get(n)
+    if (st === undefined) {
+      st = db.prepare(`INSERT OR IGNORE INTO record_index (collection, scope, name, key, seq, id) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?)").join(", ")}`)
+      indexAdds.set(n, st)
+    }
+    return st
   }
   // Range statements by which bounds they have (at most 16), prepared on first use.
   const ranges = new Map<string, Database.Statement<Array<string>, RecordRow>>()
@@ -183,11 +192,15 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
         q.indexDelete.run(c.name, scope, name, key, seq)
         if (counted(c as Collection<unknown>, name)) q.countDown.run(c.name, scope, name, key)
       }
+    // New entries go in one multi-row statement: a created record has up to a dozen, and each
+    // statement run costs more than its row.
+    const rows: Array<string | number> = []
     for (const [k, [name, key]] of next)
       if (!old.has(k)) {
-        q.indexAdd.run(c.name, scope, name, key, seq, id)
+        rows.push(c.name, scope, name, key, seq, id)
         if (counted(c as Collection<unknown>, name)) q.countUp.run(c.name, scope, name, key)
       }
+    if (rows.length > 0) indexAdd(rows.length / 6).run(...rows)
   }
   const checkUnique = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
     for (const name in c.indexes) {
