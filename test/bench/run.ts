@@ -4,6 +4,7 @@ import { inProcessBench } from "./in-process.ts"
 import { coldStart } from "./cold-start.ts"
 import { walletBench } from "./wallet.ts"
 import { ownershipBench } from "./ownership.ts"
+import { listPageBench } from "./list-page.ts"
 
 const only = process.argv[2]
 const out: Record<string, unknown> = {
@@ -16,5 +17,6 @@ if (only === undefined || only === "cold-start") out["coldStart"] = await coldSt
 if (only === undefined || only === "http") out["http"] = await httpBench()
 if (only === undefined || only === "wallet") out["wallet"] = await walletBench()
 if (only === undefined || only === "ownership") out["ownership"] = await ownershipBench()
+if (only === undefined || only === "list-page") out["listPage"] = await listPageBench()
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

@@ -2,23 +2,26 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as fc from "fast-check"
 import { collection, Store } from "@tessera/core"
+import { failureCases } from "./store-contract-failures.ts"
+import { indexCases } from "./store-contract-indexes.ts"
 
-interface Doc {
+export interface Doc {
   readonly id: string
   readonly owner: string
   readonly tags: ReadonlyArray<string>
   readonly n: number
 }
 
-const Docs = collection<Doc>()("contractDocs", (d) => d.id, {
-  owner: (d) => d.owner,
-  tag: (d) => d.tags
+export const Docs = collection<Doc>()("contractDocs", (d) => d.id, {
+  owner: { kind: "plain", keys: (d) => d.owner },
+  tag: { kind: "plain", keys: (d) => d.tags },
+  parity: { kind: "plain", keys: (d) => (d.n % 2 === 0 ? "even" : "odd") }
 })
 
 /** A second collection, to show `clear` stays within one collection. */
-const Notes = collection<Doc>()("contractNotes", (d) => d.id, { owner: (d) => d.owner })
+const Notes = collection<Doc>()("contractNotes", (d) => d.id, { owner: { kind: "plain", keys: (d) => d.owner } })
 
-const doc = (id: string, owner = "o1", n = 0, tags: ReadonlyArray<string> = []): Doc => ({ id, owner, tags, n })
+export const doc = (id: string, owner = "o1", n = 0, tags: ReadonlyArray<string> = []): Doc => ({ id, owner, tags, n })
 
 /**
  * The storage contract: every `Store` adapter must pass it. `makeLayer` gives a fresh, empty
@@ -94,8 +97,10 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store>)
               const page = yield* s.list(Docs, "p1", {
                 limit,
                 ...(after === undefined ? {} : { afterSeq: after }),
-                ...(byIndex ? { index: { name: "owner", value: "o3" } } : {}),
-                ...(even ? { where: (d: Doc) => d.n % 2 === 0 } : {})
+                where: [
+                  ...(byIndex ? [{ index: "owner", eq: "o3" }] : []),
+                  ...(even ? [{ index: "parity", eq: "even" }] : [])
+                ]
               })
               expect(page.totalCount).toBe(expected.length)
               expect(page.items.length).toBeLessThanOrEqual(limit)
@@ -273,4 +278,6 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store>)
         })
       )
     )
+    indexCases(run)
+    failureCases(run)
   })

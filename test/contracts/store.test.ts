@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { MemoryStore } from "@tessera/adapter-memory"
+import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { storeContract } from "./store-contract.ts"
 
@@ -10,3 +10,5 @@ let n = 0
 
 storeContract("MemoryStore", () => MemoryStore.layer)
 storeContract("SqliteStore", () => SqliteStore.layer({ filename: join(dir, `c${n++}.sqlite`) }))
+// Every call and hook crosses a real asynchronous boundary: the contract holds without a synchronous driver.
+storeContract("AsyncMemoryStore", () => AsyncMemoryStore.layer)

@@ -3,7 +3,7 @@ import { business, individual, startTestServer, type StoreKind, type TestServer 
 
 const V = "/2025-10-13"
 
-describe.each<StoreKind>(["memory", "sqlite"])("customers over HTTP (%s store)", (kind) => {
+describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("customers over HTTP (%s store)", (kind) => {
   let t: TestServer
   beforeAll(async () => {
     t = await startTestServer(kind)
@@ -161,6 +161,15 @@ describe.each<StoreKind>(["memory", "sqlite"])("customers over HTTP (%s store)",
       expect(r.body.code).toBe("UNAUTHORIZED")
       expect(r.headers.get("www-authenticate")).toMatch(/^Basic/)
     }
+  })
+
+  it("answers unknown routes 404 and wrong methods 405 once authenticated, 401 before", async () => {
+    const missing = await t.request("GET", `${V}/no-such-thing`)
+    expect([missing.status, missing.body.code]).toEqual([404, "NOT_FOUND"])
+    const wrong = await t.request("PUT", `${V}/customers`)
+    expect([wrong.status, wrong.body.code]).toEqual([405, "METHOD_NOT_ALLOWED"])
+    const anonymous = await t.request("GET", `${V}/no-such-thing`, { auth: null })
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, "UNAUTHORIZED"])
   })
 })
 

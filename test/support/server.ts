@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect } from "vitest"
-import { makeEngine, type Engine } from "@tessera/core"
-import { MemoryStore } from "@tessera/adapter-memory"
+import { Engine } from "@tessera/core"
+import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { BASE_PATH, makeMatcher, routes, serve, type RunningServer } from "@tessera/adapter-http"
 import { checkResponse } from "./openapi-checker.ts"
@@ -42,7 +42,8 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>
 }
 
-export type StoreKind = "memory" | "sqlite"
+/** `async-memory`: the memory store behind a real asynchronous boundary (a test double for async drivers). */
+export type StoreKind = "memory" | "sqlite" | "async-memory"
 
 export interface TestServer {
   readonly engine: Engine
@@ -59,8 +60,9 @@ export const startTestServer = async (
 ): Promise<TestServer> => {
   const dir = kind === "sqlite" && options.filename === undefined ? mkdtempSync(join(tmpdir(), "tessera-")) : undefined
   const filename = options.filename ?? (dir === undefined ? undefined : join(dir, "t.sqlite"))
-  const store = kind === "memory" ? MemoryStore.layer : SqliteStore.layer({ filename: filename! })
-  const engine = makeEngine({ store, clock: options.clock ?? "real" })
+  const store = kind === "memory" ? MemoryStore.layer : kind === "async-memory" ? AsyncMemoryStore.layer : SqliteStore.layer({ filename: filename! })
+  // Engine.make awaits asynchronous layers; memory and SQLite are ready at once either way.
+  const engine = await Engine.make({ store, clock: options.clock ?? "real" })
   await engine.platform({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })
   const server = await serve({ engine, port: 0 })
   const origin = `http://127.0.0.1:${server.port}`
@@ -94,7 +96,7 @@ export const startTestServer = async (
 }
 
 export const individual = (over: Record<string, unknown> = {}) => ({
-  customerType: "INDIVIDUAL",
+  customerType: "INDIVIDUAL" as const,
   fullName: "Jane Smith",
   email: "jane@example.com",
   birthDate: "1990-01-15",
@@ -103,7 +105,7 @@ export const individual = (over: Record<string, unknown> = {}) => ({
 })
 
 export const business = (over: Record<string, unknown> = {}) => ({
-  customerType: "BUSINESS",
+  customerType: "BUSINESS" as const,
   email: "finance@acme.com",
   businessInfo: { legalName: "Acme Corp", country: "US", taxId: "47-1234567", incorporatedOn: "2018-03-14", registrationNumber: "5523041" },
   ...over

@@ -8,7 +8,7 @@ import { loginWithOtp, newWallet, V } from "../support/wallet.ts"
 
 /** N identical signed retries at once: the operation runs once, every other answer is 401. */
 describe("single use of request ids under concurrency", () => {
-  it.each<StoreKind>(["memory", "sqlite"])("20 concurrent identical retries on one server (%s) create one credential", async (kind) => {
+  it.each<StoreKind>(["memory", "sqlite", "async-memory"])("20 concurrent identical retries on one server (%s) create one credential", async (kind) => {
     const t = await startTestServer(kind)
     try {
       const w = await newWallet(t)

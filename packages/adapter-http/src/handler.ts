@@ -14,6 +14,8 @@ import {
   NO_SIGNATURE,
   NotFound,
   PayloadTooLarge,
+  ServiceUnavailable,
+  StoreError,
   UnsupportedMediaType
 } from "@tessera/core"
 import { authenticateRequest, walletHeaders } from "./basic-auth.ts"
@@ -93,6 +95,15 @@ const JSON_TYPE = "application/json; charset=utf-8"
 // A fresh literal per response: transports add headers (content-length), and on Node 20 adding
 // a key to an object made by spreading is a slow path.
 const jsonHeaders = (): Record<string, string> => ({ "content-type": JSON_TYPE })
+
+/**
+ * A store that could not answer (lost connection, lock held too long, retries spent) is the
+ * catalogue's 503: the client may try again; nothing about the store leaks into the body.
+ */
+const storeUnavailable = (e: StoreError): HttpResponse =>
+  errorResponse(
+    new ServiceUnavailable({ message: "The store could not answer; try again", details: e.retryable ? { retryable: true } : {} })
+  )
 
 const errorResponse = (e: DomainError): HttpResponse => {
   const headers = jsonHeaders()
@@ -237,18 +248,23 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
     const m = match(req.method, segments)
     if (m._tag !== "Found") {
       // Unknown routes still need credentials first, so the API's shape is not probed anonymously.
-      const auth = engine.runtime.runSyncExit(authenticateRequest(req.header("authorization")))
-      if (Exit.isFailure(auth)) {
-        const e = Cause.failureOption(auth.cause)
-        return done(e._tag === "Some" ? errorResponse(e.value) : envelopeResponse(internalErrorEnvelope()))
-      }
-      return done(
-        m._tag === "NotFound"
-          ? notFound()
-          : errorResponse(
-              new MethodNotAllowed({ message: `${req.method} is not allowed on ${path}`, details: { allow: m.allow }, allow: m.allow })
-            )
-      )
+      // Through runReport, like every route: synchronous on a synchronous store, and still
+      // answered (never a 500) when the store is asynchronous.
+      return engine.runReport(authenticateRequest(req.header("authorization")), (auth) => {
+        if (Exit.isFailure(auth)) {
+          const e = Cause.failureOption(auth.cause)
+          if (e._tag === "Some") return done(e.value instanceof StoreError ? storeUnavailable(e.value) : errorResponse(e.value))
+          logError("unhandled defect", { route: path, cause: Cause.pretty(auth.cause) })
+          return done(envelopeResponse(internalErrorEnvelope()))
+        }
+        return done(
+          m._tag === "NotFound"
+            ? notFound()
+            : errorResponse(
+                new MethodNotAllowed({ message: `${req.method} is not allowed on ${path}`, details: { allow: m.allow }, allow: m.allow })
+              )
+        )
+      })
     }
     const route = m.route
     engine.runReport(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1))), (exit) => {
@@ -266,6 +282,10 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
         }
         const failure = Cause.failureOption(exit.cause)
         if (failure._tag === "Some" && isDomainError(failure.value)) return done(errorResponse(failure.value), { route: route.path })
+        if (failure._tag === "Some" && failure.value instanceof StoreError) {
+          logError("store unavailable", { route: route.path, message: failure.value.message, retryable: failure.value.retryable })
+          return done(storeUnavailable(failure.value), { route: route.path })
+        }
         // A defect: log the fact, never the request, and answer the generic 500 envelope.
         logError("unhandled defect", { route: route.path, cause: Cause.pretty(exit.cause) })
         return done(envelopeResponse(internalErrorEnvelope()), { route: route.path })

@@ -1,2 +1,2 @@
-export { makeSqliteStore, openDatabase, SqliteStore, type SqliteStoreOptions } from "./sqlite-store.ts"
-export { migrations } from "./migrations/index.ts"
+export { makeSqliteStore, migrate, openDatabase, SqliteStore, type SqliteStoreOptions } from "./sqlite-store.ts"
+export { type Migration, migrations } from "./migrations/index.ts"

@@ -1,64 +1,43 @@
-import Database from "better-sqlite3"
+import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import {
   type Collection,
+  type Condition,
   indexKeys,
+  type IndexReader,
   type ListQuery,
   type Page,
-  pageOf,
+  planList,
+  type Positioned,
+  rangeInOrder,
   serialisedTransaction,
   singleWrite,
   Store,
+  StoreError,
   type StoreService,
+  syncRead,
+  UniqueViolation,
   WritePermit
 } from "@tessera/core"
-import { migrations } from "./migrations/index.ts"
+import { openDatabase, type SqliteStoreOptions } from "./open-database.ts"
+import { counted } from "./migrations/reindex.ts"
 import { cacheKey, RecordCache } from "./record-cache.ts"
-
-export interface SqliteStoreOptions {
-  readonly filename: string
-  /** How long a writer waits for another process's write lock before failing (ms). */
-  readonly busyTimeoutMs?: number
-}
-
-const migrate = (db: Database.Database): void => {
-  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-  // BEGIN IMMEDIATE so two processes opening a new file at once cannot both apply version 1.
-  db.exec("BEGIN IMMEDIATE")
-  try {
-    const applied = new Set(
-      (db.prepare("SELECT version FROM schema_migrations").all() as Array<{ version: number }>).map((r) => r.version)
-    )
-    const record = db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
-    for (const m of migrations) {
-      if (applied.has(m.version)) continue
-      db.exec(m.sql)
-      record.run(m.version, new Date().toISOString())
-    }
-    db.exec("COMMIT")
-  } catch (e) {
-    db.exec("ROLLBACK")
-    throw e
-  }
-}
-
-/**
- * Opens (or creates) the database file: WAL so readers never block the writer, synchronous=FULL
- * so a commit is on disk when it returns, a busy timeout so a second process waits its turn.
- */
-export const openDatabase = (options: SqliteStoreOptions): Database.Database => {
-  const db = new Database(options.filename)
-  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
-  db.pragma("journal_mode = WAL")
-  db.pragma("synchronous = FULL")
-  db.pragma("foreign_keys = ON")
-  migrate(db)
-  return db
-}
 
 interface RecordRow {
   readonly seq: number
   readonly data: string
+}
+
+/** Driver failures that are the database's state, not the program's: typed, and retryable when a lock is why. */
+const RETRYABLE = /^SQLITE_(BUSY|LOCKED)/
+const UNAVAILABLE = /^SQLITE_(IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/
+
+const storeErrorOf = (db: Database.Database, e: unknown): unknown => {
+  const code = (e as { code?: unknown } | null)?.code
+  if (typeof code === "string" && (RETRYABLE.test(code) || UNAVAILABLE.test(code)))
+    return new StoreError({ message: `SQLite: ${code}`, retryable: RETRYABLE.test(code) })
+  if (!db.open) return new StoreError({ message: "SQLite: the database is closed", retryable: false })
+  return e
 }
 
 /**
@@ -66,124 +45,214 @@ interface RecordRow {
  * on this store stays synchronous end to end and the HTTP adapter can finish a request without
  * a promise hop (see README, "Why better-sqlite3 directly").
  */
-const splitKey = (k: string): [string, string] => {
-  const at = k.indexOf("\u0000")
-  return [k.slice(0, at), k.slice(at + 1)]
-}
-
 export const makeSqliteStore = (db: Database.Database): StoreService => {
+  const guard =
+    <X>(f: () => X) =>
+    (): X => {
+      try {
+        return f()
+      } catch (e) {
+        throw storeErrorOf(db, e)
+      }
+    }
   const q = {
-    get: db.prepare<[string, string, string], RecordRow>(
-      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND id = ?"
+    get: db.prepare<[string, string, string], RecordRow>("SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND id = ?"),
+    insert: db.prepare("INSERT INTO records (collection, scope, id, data) VALUES (?, ?, ?, ?)"),
+    update: db.prepare("UPDATE records SET data = ? WHERE seq = ?"),
+    remove: db.prepare("DELETE FROM records WHERE seq = ?"),
+    indexDelete: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND seq = ?"),
+    holder: db.prepare<[string, string, string, string, string], string>(
+      "SELECT id FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND id <> ? LIMIT 1"
+    ).pluck(),
+    countUp: db.prepare(
+      `INSERT INTO record_counts (collection, scope, name, key, n) VALUES (?, ?, ?, ?, 1)
+       ON CONFLICT (collection, scope, name, key) DO UPDATE SET n = n + 1`
     ),
-    upsert: db.prepare(
-      `INSERT INTO records (collection, scope, id, data) VALUES (?, ?, ?, ?)
-       ON CONFLICT (collection, scope, id) DO UPDATE SET data = excluded.data`
+    countDown: db.prepare("UPDATE record_counts SET n = n - 1 WHERE collection = ? AND scope = ? AND name = ? AND key = ?"),
+    counter: db.prepare<[string, string, string, string], number>(
+      "SELECT n FROM record_counts WHERE collection = ? AND scope = ? AND name = ? AND key = ?"
+    ).pluck(),
+    countKey: db.prepare<[string, string, string, string], number>(
+      "SELECT count(*) FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ?"
+    ).pluck(),
+    // CROSS JOIN pins the join order: index entries first (already in seq order under one
+    // key), then each record by its rowid.
+    byKey: db.prepare<[string, string, string, string], RecordRow>(
+      `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
+       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? ORDER BY i.seq`
     ),
-    remove: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ? AND id = ?"),
-    indexDelete: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND id = ?"),
-    indexAdd: db.prepare(
-      "INSERT OR IGNORE INTO record_index (collection, scope, name, key, id) VALUES (?, ?, ?, ?, ?)"
+    pageKey: db.prepare<[string, string, string, string, number, number], RecordRow>(
+      `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
+       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? AND i.seq > ? ORDER BY i.seq LIMIT ?`
     ),
-    findBy: db.prepare<[string, string, string, string], RecordRow>(
-      // CROSS JOIN pins the join order: index entries first, then records by key. Left to
-      // itself the planner may walk records in seq order to satisfy ORDER BY, which is O(n).
-      `SELECT r.seq, r.data FROM record_index i
-       CROSS JOIN records r ON r.collection = i.collection AND r.scope = i.scope AND r.id = i.id
-       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? ORDER BY r.seq`
+    pageAll: db.prepare<[string, string, number, number], RecordRow>(
+      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND seq > ? ORDER BY seq LIMIT ?"
     ),
     clearIndex: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ?"),
-    clear: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ?"),
-    scan: db.prepare<[string, string], RecordRow>(
-      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? ORDER BY seq"
-    )
+    clearCounts: db.prepare("DELETE FROM record_counts WHERE collection = ? AND scope = ?"),
+    clear: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ?")
+  }
+  // Multi-row inserts of index entries, by row count, prepared on first use.
+  const indexAdds = new Map<number, Database.Statement>()
+  const indexAdd = (n: number) => {
+    let st = indexAdds.get(n)
+    if (st === undefined) {
+      st = db.prepare(`INSERT OR IGNORE INTO record_index (collection, scope, name, key, seq, id) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?)").join(", ")}`)
+      indexAdds.set(n, st)
+    }
+    return st
+  }
+  // Range statements by which bounds they have (at most 16), prepared on first use.
+  const ranges = new Map<string, Database.Statement<Array<string>, RecordRow>>()
+  const rangeStatement = (r: Record<string, string | undefined>) => {
+    const ops = (["gt", "gte", "lt", "lte"] as const).filter((op) => r[op] !== undefined)
+    const sig = ops.join(",")
+    let st = ranges.get(sig)
+    if (st === undefined) {
+      const sql = { gt: ">", gte: ">=", lt: "<", lte: "<=" }
+      st = db.prepare<Array<string>, RecordRow>(
+        `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
+         WHERE i.collection = ? AND i.scope = ? AND i.name = ?${ops.map((op) => ` AND i.key ${sql[op]} ?`).join("")}`
+      )
+      ranges.set(sig, st)
+    }
+    return { st, args: ops.map((op) => r[op]!) }
   }
 
   const begin = db.prepare("BEGIN IMMEDIATE")
   const commit = db.prepare("COMMIT")
   const rollback = db.prepare("ROLLBACK")
   const tx = serialisedTransaction(new WritePermit(), {
-    begin: () => void begin.run(),
-    commit: () => void commit.run(),
-    rollback: () => {
+    begin: guard(() => void begin.run()),
+    commit: guard(() => void commit.run()),
+    rollback: guard(() => {
       if (db.inTransaction) rollback.run()
-    }
+    })
   })
   const cache = new RecordCache(db)
   const write = singleWrite(tx)
+  const parse = <A>(r: RecordRow): Positioned<A> => ({ seq: r.seq, value: JSON.parse(r.data) as A })
 
   // Index rows change only where the keys do: an update that keeps its keys writes no index
   // page, and nothing needs an index by record id (each page written is a WAL frame to sync).
-  const keysOf = <A>(c: Collection<A>, value: A | undefined): Set<string> => {
-    const out = new Set<string>()
-    if (value !== undefined) for (const name of Object.keys(c.indexes)) for (const k of indexKeys(c, name, value)) out.add(`${name}\u0000${k}`)
+  const keysOf = <A>(c: Collection<A>, value: A | undefined): Map<string, readonly [string, string]> => {
+    const out = new Map<string, readonly [string, string]>()
+    if (value !== undefined)
+      for (const name of Object.keys(c.indexes)) for (const k of indexKeys(c, name, value)) out.set(`${name}\u0000${k}`, [name, k])
     return out
   }
-  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, before: A | undefined, after: A | undefined) => {
+  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, seq: number, before: A | undefined, after: A | undefined) => {
     const old = keysOf(c, before)
     const next = keysOf(c, after)
-    for (const k of old) if (!next.has(k)) q.indexDelete.run(c.name, scope, ...splitKey(k), id)
-    for (const k of next) if (!old.has(k)) q.indexAdd.run(c.name, scope, ...splitKey(k), id)
+    for (const [k, [name, key]] of old)
+      if (!next.has(k)) {
+        q.indexDelete.run(c.name, scope, name, key, seq)
+        if (counted(c as Collection<unknown>, name)) q.countDown.run(c.name, scope, name, key)
+      }
+    // New entries go in one multi-row statement: a created record has up to a dozen, and each
+    // statement run costs more than its row.
+    const rows: Array<string | number> = []
+    for (const [k, [name, key]] of next)
+      if (!old.has(k)) {
+        rows.push(c.name, scope, name, key, seq, id)
+        if (counted(c as Collection<unknown>, name)) q.countUp.run(c.name, scope, name, key)
+      }
+    if (rows.length > 0) indexAdd(rows.length / 6).run(...rows)
   }
-  const previous = <A>(c: Collection<A>, scope: string, id: string): A | undefined => {
-    const row = q.get.get(c.name, scope, id)
-    return row === undefined ? undefined : (JSON.parse(row.data) as A)
+  const checkUnique = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
+    for (const name in c.indexes) {
+      if (c.indexes[name]!.kind !== "unique") continue
+      for (const key of indexKeys(c, name, value)) {
+        const holder = q.holder.get(c.name, scope, name, key, id)
+        if (holder !== undefined) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: holder })
+      }
+    }
   }
 
-  const list = <A>(c: Collection<A>, scope: string, query: ListQuery<A>): Page<A> => {
-    const rows =
-      query.index === undefined
-        ? q.scan.iterate(c.name, scope)
-        : q.findBy.iterate(c.name, scope, query.index.name, query.index.value)
-    return pageOf(
-      (function* () {
-        for (const r of rows) yield { seq: r.seq, value: JSON.parse(r.data) as A }
-      })(),
-      query
-    )
-  }
+  const reader = <A>(c: Collection<A>, scope: string): IndexReader<A> => ({
+    count: (index, key) =>
+      index === undefined
+        ? (q.counter.get(c.name, scope, "", "") ?? 0)
+        : counted(c as Collection<unknown>, index)
+          ? (q.counter.get(c.name, scope, index, key!) ?? 0)
+          : (q.countKey.get(c.name, scope, index, key!) ?? 0),
+    pageAt: (index, key, afterSeq, n) =>
+      (index === undefined ? q.pageAll.all(c.name, scope, afterSeq, n) : q.pageKey.all(c.name, scope, index, key!, afterSeq, n)).map(parse<A>),
+    scanKey: (index, key) => q.byKey.all(c.name, scope, index, key).map(parse<A>),
+    scanRange: (index, range: Condition) => {
+      const { st, args } = rangeStatement(range as Record<string, string | undefined>)
+      return st.all(c.name, scope, index, ...args).map(parse<A>)
+    }
+  })
 
   return {
     get: <A>(c: Collection<A>, scope: string, id: string) =>
-      Effect.sync(() => {
-        const key = cacheKey(c.name, scope, id)
-        const hit = cache.get(key)
-        if (hit !== undefined) return Option.some(hit as A)
-        const row = q.get.get(c.name, scope, id)
-        if (row === undefined) return Option.none<A>()
-        const value = JSON.parse(row.data) as A
-        cache.set(key, value)
-        return Option.some(value)
-      }),
+      syncRead(
+        guard(() => {
+          const key = cacheKey(c.name, scope, id)
+          const hit = cache.get(key)
+          if (hit !== undefined) return Option.some(hit as A)
+          const row = q.get.get(c.name, scope, id)
+          if (row === undefined) return Option.none<A>()
+          const value = JSON.parse(row.data) as A
+          cache.set(key, value)
+          return Option.some(value)
+        })
+      ),
     put: (c, scope, value) =>
-      write(() => {
-        const id = c.idOf(value)
-        cache.forget(cacheKey(c.name, scope, id))
-        const before = previous(c, scope, id)
-        q.upsert.run(c.name, scope, id, JSON.stringify(value))
-        writeIndexes(c, scope, id, before, value)
-      }),
+      write<void, StoreError | UniqueViolation>(
+        guard(() => {
+          const id = c.idOf(value)
+          checkUnique(c, scope, id, value)
+          cache.forget(cacheKey(c.name, scope, id))
+          const prev = q.get.get(c.name, scope, id)
+          if (prev === undefined) {
+            const seq = Number(q.insert.run(c.name, scope, id, JSON.stringify(value)).lastInsertRowid)
+            q.countUp.run(c.name, scope, "", "")
+            writeIndexes(c, scope, id, seq, undefined, value)
+          } else {
+            q.update.run(JSON.stringify(value), prev.seq)
+            writeIndexes(c, scope, id, prev.seq, JSON.parse(prev.data), value)
+          }
+        })
+      ) as never,
     remove: (c, scope, id) =>
-      write(() => {
-        cache.forget(cacheKey(c.name, scope, id))
-        const before = previous(c, scope, id)
-        if (before === undefined) return false
-        writeIndexes(c, scope, id, before, undefined)
-        return q.remove.run(c.name, scope, id).changes > 0
-      }),
+      write(
+        guard(() => {
+          cache.forget(cacheKey(c.name, scope, id))
+          const prev = q.get.get(c.name, scope, id)
+          if (prev === undefined) return false
+          writeIndexes(c, scope, id, prev.seq, JSON.parse(prev.data), undefined)
+          q.countDown.run(c.name, scope, "", "")
+          return q.remove.run(prev.seq).changes > 0
+        })
+      ),
     findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>
-      Effect.sync(() => q.findBy.all(c.name, scope, index, value).map((r) => JSON.parse(r.data) as A)),
-    list: (c, scope, query) => Effect.sync(() => list(c, scope, query)),
+      syncRead(guard(() => q.byKey.all(c.name, scope, index, value).map((r) => JSON.parse(r.data) as A))),
+    list: <A>(c: Collection<A>, scope: string, query: ListQuery) => syncRead(guard((): Page<A> => planList(c, reader(c, scope), query))),
+    due: <A>(c: Collection<A>, scope: string, index: string, upTo: string, limit: number) =>
+      syncRead(
+        guard(() =>
+          rangeInOrder(reader(c, scope).scanRange(index, { index, lte: upTo }))
+            .slice(0, limit)
+            .map((r) => r.value)
+        )
+      ),
     clear: (c, scope) =>
-      write(() => {
-        // Every cached record of the scope goes; dropping the whole cache is simpler and rare.
-        cache.clear()
-        q.clearIndex.run(c.name, scope)
-        return q.clear.run(c.name, scope).changes
-      }),
+      write(
+        guard(() => {
+          // Every cached record of the scope goes; dropping the whole cache is simpler and rare.
+          cache.clear()
+          q.clearIndex.run(c.name, scope)
+          q.clearCounts.run(c.name, scope)
+          return q.clear.run(c.name, scope).changes
+        })
+      ),
     transaction: tx
   }
 }
+
+export { migrate, openDatabase, type SqliteStoreOptions } from "./open-database.ts"
 
 export const SqliteStore = {
   /** `Store` on a SQLite file, opened for the layer's lifetime and closed with it. */

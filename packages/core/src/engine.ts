@@ -51,6 +51,18 @@ export class Engine {
     this.runtime = ManagedRuntime.make(services)
   }
 
+  /**
+   * Builds an engine whose layers may be asynchronous (a store over a network driver, or
+   * `AsyncMemoryStore`): resolves once every layer is built. Synchronous layers work too.
+   */
+  static async make(options: EngineOptions): Promise<Engine> {
+    const engine = new Engine(options)
+    const built = await engine.runtime.runPromiseExit(Effect.void)
+    if (Exit.isSuccess(built)) return engine
+    await engine.dispose()
+    throw squash(built.cause)
+  }
+
   /** Runs an Effect on the engine; rejects with the domain error when it fails. */
   run<A, E>(effect: Effect.Effect<A, E, EngineServices>): Promise<A> {
     // Through runReport: a synchronous program settles the promise without a scheduler hop.
@@ -59,6 +71,7 @@ export class Engine {
     )
   }
 
+  /** Runs a program that must not suspend (on an asynchronous store it throws: use `run`). */
   runSync<A, E>(effect: Effect.Effect<A, E, EngineServices>): A {
     const exit = this.runtime.runSyncExit(effect)
     if (Exit.isSuccess(exit)) return exit.value
@@ -99,9 +112,20 @@ export class Engine {
   }
 }
 
-/** Builds an engine; synchronous layers (memory, SQLite) are ready when this returns. */
+/**
+ * Builds an engine from synchronous layers (memory, SQLite): ready when this returns. A layer
+ * that suspends (an asynchronous store) cannot be ready synchronously: the half-built engine is
+ * disposed and this throws, naming `Engine.make`, which awaits it.
+ */
 export const makeEngine = (options: EngineOptions): Engine => {
   const engine = new Engine(options)
-  engine.runtime.runSync(Effect.void)
-  return engine
+  const built = engine.runtime.runSyncExit(Effect.void)
+  if (Exit.isSuccess(built)) return engine
+  void engine.dispose()
+  if (built.cause._tag === "Die" && Runtime.isAsyncFiberException(built.cause.defect))
+    throw new Error("makeEngine: a layer is asynchronous (an asynchronous store?); use `await Engine.make(options)` instead")
+  throw squash(built.cause)
 }
+
+/** `await createEngine(options)`: the same as `Engine.make`. */
+export const createEngine = (options: EngineOptions): Promise<Engine> => Engine.make(options)

@@ -29,6 +29,8 @@ export const OTP_MAX_ATTEMPTS = 5
 export const BACKOFF_BASE_MS = 1_000
 export const BACKOFF_MAX_MS = 30 * 60_000
 export const DELIVERY_WINDOW_MS = 7 * 24 * 3_600_000
+/** At most this many due events are read per platform and delivery pass (the rest wait for the next). */
+export const WEBHOOK_DUE_BATCH = 1_000
 /** One webhook attempt waits this long for the receiver's answer. */
 export const WEBHOOK_TIMEOUT_MS = 5_000
 
@@ -53,3 +55,6 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 /** Deepest nesting the CBOR reader follows (WebAuthn attestation objects are shallow). */
 export const CBOR_MAX_DEPTH = 16
+
+/** A transaction failing with a retryable store error (lost connection, busy lock) is run again at most this often. */
+export const STORE_TRANSACTION_RETRIES = 3

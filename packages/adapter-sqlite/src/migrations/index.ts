@@ -1,8 +1,20 @@
+import type Database from "better-sqlite3"
+import { AuthMethods, Customers, ExternalAccounts, InternalAccounts, Outbox, Platforms, Sessions, SignedRequests } from "@tessera/core"
+import { reindex, REBUILD_INDEX_TABLES } from "./reindex.ts"
+
 /**
- * Versioned migrations, shipped with the package and applied in order inside one write
- * transaction at open. A migration is never edited once released: add the next version instead.
+ * A versioned migration: SQL, or a function for what SQL cannot say (computing index keys with
+ * the collections' own key functions). Shipped with the package and applied in order inside one
+ * write transaction at open. A migration is never edited once released: add the next version.
+ * An index added to a collection later is backfilled by a new version that reindexes it.
  */
-export const migrations: ReadonlyArray<{ readonly version: number; readonly sql: string }> = [
+export interface Migration {
+  readonly version: number
+  readonly sql?: string
+  readonly run?: (db: Database.Database) => void
+}
+
+export const migrations: ReadonlyArray<Migration> = [
   {
     version: 1,
     sql: `
@@ -31,5 +43,16 @@ export const migrations: ReadonlyArray<{ readonly version: number; readonly sql:
     // record id only cost a page write per index row.
     version: 2,
     sql: `DROP INDEX IF EXISTS record_index_by_id;`
+  },
+  {
+    // Index entries carry the record's position, so a page under a key (or a range of an
+    // ordered index) is a seek; counters per (collection, scope[, index, key]) make a page's
+    // totalCount one row read. Then the indexes the list conditions, unique keys and the
+    // webhook due query use are built from the records.
+    version: 3,
+    run: (db) => {
+      db.exec(REBUILD_INDEX_TABLES)
+      reindex(db, [Platforms, Customers, InternalAccounts, ExternalAccounts, AuthMethods, Sessions, SignedRequests, Outbox])
+    }
   }
 ]

@@ -1,4 +1,4 @@
-import { collection } from "../ports/store.ts"
+import { collection, sortableTimestamp } from "../ports/store.ts"
 import type { AuthMethodRecord } from "./wallet-auth/auth-method.ts"
 import type { SessionRecord } from "./wallet-auth/session.ts"
 import type { ExternalAccountRecord } from "./external-accounts/record.ts"
@@ -10,31 +10,48 @@ import type { PlatformRecord } from "./platform/platform.ts"
 /** Every collection the engine stores, with its indexes, in one place. */
 
 export const Platforms = collection<PlatformRecord>()("platforms", (p) => p.id, {
-  clientId: (p) => p.clientId
+  clientId: { kind: "plain", keys: (p) => p.clientId },
+  // The webhook worker's tick reads only the platforms it has somewhere to send to.
+  withWebhook: { kind: "plain", keys: (p) => (p.webhookUrl === undefined ? undefined : "yes") }
 })
 
 export const Customers = collection<CustomerRecord>()("customers", (c) => c.id, {
-  platformCustomerId: (c) => c.platformCustomerId,
-  umaAddress: (c) => (c.isDeleted ? undefined : c.umaAddress.toLowerCase())
+  // Unique among active customers (409): a deleted customer's ids are free to take again.
+  // Declared first, so a customer clashing on both answers the platformCustomerId conflict.
+  activePlatformCustomerId: { kind: "unique", keys: (c) => (c.isDeleted ? undefined : c.platformCustomerId) },
+  umaAddress: { kind: "unique", keys: (c) => (c.isDeleted ? undefined : c.umaAddress.toLowerCase()) },
+  // The list filters, each an index; the list's default hides deleted customers, so "active"
+  // is a key of its own and its counter is the default page's totalCount.
+  active: { kind: "plain", counted: true, keys: (c) => (c.isDeleted ? undefined : "yes") },
+  platformCustomerId: { kind: "plain", keys: (c) => c.platformCustomerId },
+  anyUmaAddress: { kind: "plain", keys: (c) => c.umaAddress.toLowerCase() },
+  customerType: { kind: "plain", keys: (c) => c.customerType },
+  region: { kind: "plain", keys: (c) => c.region },
+  currency: { kind: "plain", keys: (c) => c.currencies },
+  createdAt: { kind: "ordered", keys: (c) => sortableTimestamp(c.createdAt) },
+  updatedAt: { kind: "ordered", keys: (c) => sortableTimestamp(c.updatedAt) }
 })
 
 export const InternalAccounts = collection<InternalAccountRecord>()("internalAccounts", (a) => a.id, {
-  customerId: (a) => a.customerId ?? "platform"
+  customerId: { kind: "plain", keys: (a) => a.customerId ?? "platform" },
+  ownerKind: { kind: "plain", counted: true, keys: (a) => (a.customerId === undefined ? "platform" : "customer") },
+  type: { kind: "plain", keys: (a) => a.type },
+  currency: { kind: "plain", keys: (a) => a.balance.currency.code }
 })
 
 export const AuthMethods = collection<AuthMethodRecord>()("authMethods", (a) => a.id, {
-  accountId: (a) => a.accountId,
-  email: (a) => a.email?.toLowerCase()
+  accountId: { kind: "plain", keys: (a) => a.accountId },
+  email: { kind: "plain", keys: (a) => a.email?.toLowerCase() }
 })
 
 export const Sessions = collection<SessionRecord>()("sessions", (s) => s.id, {
-  accountId: (s) => s.accountId,
-  publicKey: (s) => s.publicKey
+  accountId: { kind: "plain", keys: (s) => s.accountId },
+  publicKey: { kind: "plain", keys: (s) => s.publicKey }
 })
 
 export const SignedRequests = collection<SignedRequestRecord>()("signedRequests", (r) => r.id, {
   // Only held operations are indexed: reconciliation looks for them per account.
-  processingAccount: (r) => (r.state === "PROCESSING" ? r.accountId : undefined)
+  processingAccount: { kind: "plain", keys: (r) => (r.state === "PROCESSING" ? r.accountId : undefined) }
 })
 
 export const ProcessingControls = collection<ProcessingControlRecord>()("processingControls", (c) => c.id)
@@ -44,8 +61,10 @@ export const OtpIssuances = collection<OtpIssuanceRecord>()("otpIssuances", (o) 
 export const PasskeyChallenges = collection<PasskeyChallengeRecord>()("passkeyChallenges", (c) => c.id)
 
 export const ExternalAccounts = collection<ExternalAccountRecord>()("externalAccounts", (a) => a.id, {
-  owner: (a) => a.customerId ?? "platform",
+  owner: { kind: "plain", counted: true, keys: (a) => a.customerId ?? "platform" },
+  ownerKind: { kind: "plain", counted: true, keys: (a) => (a.customerId === undefined ? "platform" : "customer") },
+  currency: { kind: "plain", keys: (a) => a.currency },
   // One account per owner, type and identifier: a second is 409 (reference: "already exists").
-  identity: (a) => a.identityKey,
-  defaultUma: (a) => (a.defaultUmaDepositAccount && a.customerId !== undefined ? a.customerId : undefined)
+  identity: { kind: "unique", keys: (a) => a.identityKey },
+  defaultUma: { kind: "plain", keys: (a) => (a.defaultUmaDepositAccount && a.customerId !== undefined ? a.customerId : undefined) }
 })

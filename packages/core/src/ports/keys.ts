@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { collection, SERVER_SCOPE, Store } from "./store.ts"
+import { collection, SERVER_SCOPE, Store, type StoreError } from "./store.ts"
 import { Ids } from "./ids.ts"
 import { bytesToHex, hexToBytes } from "../crypto/encoding.ts"
 
@@ -15,7 +15,7 @@ export interface KeysService {
    * Server-side secret `name` of `size` bytes: generated on first use, then the same for the
    * life of the store, so keys the server publishes (webhook signing) survive restarts.
    */
-  readonly secret: (name: string, size: number) => Effect.Effect<Uint8Array>
+  readonly secret: (name: string, size: number) => Effect.Effect<Uint8Array, StoreError>
 }
 
 

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { makeId } from "../domain/ids.ts"
-import { collection, Store } from "./store.ts"
+import { collection, sortableInstant, Store, type StoreError } from "./store.ts"
 import { Ids } from "./ids.ts"
 import { rfc3339 } from "../domain/time.ts"
 
@@ -26,9 +26,15 @@ export interface DeliveryAttempt {
   readonly error?: string
 }
 
+const pending = (e: OutboxEvent) => e.deliveredAt === undefined && e.abandonedAt === undefined
+
 export const Outbox = collection<OutboxEvent>()("outbox", (e) => e.id, {
-  resourceId: (e) => e.resourceId,
-  pending: (e) => (e.deliveredAt === undefined && e.abandonedAt === undefined ? "pending" : undefined)
+  resourceId: { kind: "plain", keys: (e) => e.resourceId },
+  type: { kind: "plain", counted: true, keys: (e) => e.type },
+  // A resource's undelivered events, oldest first: only the oldest may be sent.
+  pendingResource: { kind: "plain", keys: (e) => (pending(e) ? e.resourceId : undefined) },
+  // Undelivered events by next-attempt time: the worker asks what is due, never scans.
+  due: { kind: "ordered", keys: (e) => (pending(e) ? sortableInstant(e.nextAttemptAtMs ?? 0) : undefined) }
 })
 
 export interface OtpDelivery {
@@ -43,7 +49,7 @@ export interface NotifierService {
   readonly publish: (
     scope: string,
     event: { readonly type: string; readonly resourceId: string; readonly data: unknown }
-  ) => Effect.Effect<OutboxEvent>
+  ) => Effect.Effect<OutboxEvent, StoreError>
   /** Hook for OTP delivery. The sandbox skips delivery (the code is always 000000). */
   readonly deliverOtp: (delivery: OtpDelivery) => Effect.Effect<void>
 }

@@ -1,30 +1,90 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 
 /**
- * A typed collection: its name, how to read a record's id, and its secondary indexes. An index
- * maps a record to zero, one or several string keys; `findBy` returns the records holding a key.
+ * A store call that did not reach an answer: a lost connection, a lock held too long, a
+ * serialization failure. `retryable` says whether running the same transaction again may
+ * succeed; a transaction failing with a retryable error is retried by the store (bounded, see
+ * `STORE_TRANSACTION_RETRIES`). Reaching HTTP it is a 503 SERVICE_UNAVAILABLE.
  */
-export interface Collection<A, I extends string = string> {
+export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
+  message: Schema.String,
+  retryable: Schema.Boolean
+}) {}
+
+/**
+ * A put that would give a unique index key a second record. `existingId` is the record that
+ * holds the key, so an operation can answer today's 409 with the same details.
+ */
+export class UniqueViolation extends Schema.TaggedError<UniqueViolation>()("UniqueViolation", {
+  collection: Schema.String,
+  index: Schema.String,
+  key: Schema.String,
+  existingId: Schema.String
+}) {}
+
+/**
+ * How an index answers. `plain`: equality, many records per key. `unique`: equality, at most
+ * one record per key, enforced by the store. `ordered`: equality and ranges over keys compared
+ * as strings (keys must sort as their values do: see `sortableInstant`).
+ */
+export type IndexKind = "plain" | "unique" | "ordered"
+
+export interface IndexSpec<A> {
+  readonly kind: IndexKind
+  /** The record's keys in this index (none: the record is not in it). */
+  readonly keys: (a: A) => string | ReadonlyArray<string> | undefined
+  /**
+   * Keep a count per key, written with the record in the same transaction, so a list on one
+   * key answers `totalCount` with one read. For keys held by many records that lists page
+   * through on their own (every active customer); other keys are counted when asked.
+   */
+  readonly counted?: boolean
+}
+
+/**
+ * A typed collection: its name, how to read a record's id, and its declared indexes. `U` names
+ * its unique indexes, so only a put into a collection that has some can fail with
+ * `UniqueViolation`.
+ */
+export interface Collection<A, I extends string = string, U extends string = string> {
   readonly name: string
   readonly idOf: (a: A) => string
-  readonly indexes: { readonly [K in I]: (a: A) => string | ReadonlyArray<string> | undefined }
+  readonly indexes: { readonly [K in I]: IndexSpec<A> }
+  /** Phantom: the unique index names. */
+  readonly _unique?: U
 }
+
+type UniqueOf<X> = { [K in keyof X]: X[K] extends "unique" ? K : never }[keyof X] & string
 
 export const collection =
   <A>() =>
-  <const I extends string = never>(
+  <const X extends Record<string, IndexKind> = {}>(
     name: string,
     idOf: (a: A) => string,
-    indexes: { readonly [K in I]: (a: A) => string | ReadonlyArray<string> | undefined } = {} as never
-  ): Collection<A, I> => ({ name, idOf, indexes })
+    indexes: { readonly [K in keyof X]: { readonly kind: X[K]; readonly keys: IndexSpec<A>["keys"]; readonly counted?: boolean } } = {} as never
+  ): Collection<A, keyof X & string, UniqueOf<X>> => ({ name, idOf, indexes: indexes as never })
 
 /** Keys an index produced for a record, normalised to an array. */
 export const indexKeys = <A>(c: Collection<A>, index: string, a: A): ReadonlyArray<string> => {
-  const f = c.indexes[index]
-  if (f === undefined) return []
-  const k = f(a)
+  const spec = c.indexes[index]
+  if (spec === undefined) return []
+  const k = spec.keys(a)
   return k === undefined ? [] : typeof k === "string" ? [k] : k
 }
+
+/** An instant (ms since epoch) as an ordered-index key: ISO-8601 UTC sorts as time does. */
+export const sortableInstant = (ms: number): string | undefined => {
+  if (!Number.isFinite(ms)) return undefined
+  const d = new Date(ms)
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString()
+}
+
+/** Already the key: what `rfc3339` writes (UTC, milliseconds), so the engine's own timestamps skip the parse. */
+const CANONICAL = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/
+
+/** A timestamp string (any offset) as an ordered-index key, or undefined when it is not one. */
+export const sortableTimestamp = (t: string): string | undefined =>
+  CANONICAL.test(t) ? t : sortableInstant(Date.parse(t))
 
 /**
  * Every record lives in a scope: a platform's id, or `SERVER_SCOPE` for the engine's own records
@@ -33,11 +93,23 @@ export const indexKeys = <A>(c: Collection<A>, index: string, a: A): ReadonlyArr
  */
 export const SERVER_SCOPE = "_server"
 
-export interface ListQuery<A> {
-  /** Restrict to records holding this index key. */
-  readonly index?: { readonly name: string; readonly value: string }
-  /** Further filter, applied before paging so `totalCount` counts matches. */
-  readonly where?: (a: A) => boolean
+/**
+ * A condition on a declared index: equality (`eq`, any kind of index) or a range of keys
+ * (`gt`/`gte`/`lt`/`lte`, ordered indexes). A record matches when one of its keys does.
+ */
+export type Condition =
+  | { readonly index: string; readonly eq: string }
+  | {
+      readonly index: string
+      readonly gt?: string
+      readonly gte?: string
+      readonly lt?: string
+      readonly lte?: string
+    }
+
+export interface ListQuery {
+  /** Every condition must hold (none: the whole collection). */
+  readonly where?: ReadonlyArray<Condition>
   /** Records strictly after this position (the `seq` of the last record of the previous page). */
   readonly afterSeq?: number
   readonly limit: number
@@ -51,56 +123,52 @@ export interface Page<A> {
   readonly totalCount: number
 }
 
+export type PutError<U extends string> = StoreError | ([U] extends [never] ? never : UniqueViolation)
+
 export interface StoreService {
-  readonly get: <A>(c: Collection<A>, scope: string, id: string) => Effect.Effect<Option.Option<A>>
-  /** Insert or replace by id; a replaced record keeps its position in listing order. */
-  readonly put: <A>(c: Collection<A>, scope: string, value: A) => Effect.Effect<void>
-  readonly remove: <A>(c: Collection<A>, scope: string, id: string) => Effect.Effect<boolean>
+  readonly get: <A>(c: Collection<A, string, string>, scope: string, id: string) => Effect.Effect<Option.Option<A>, StoreError>
+  /**
+   * Insert or replace by id; a replaced record keeps its position in listing order. Fails with
+   * `UniqueViolation`, writing nothing, when another record holds one of its unique keys.
+   */
+  readonly put: <A, U extends string>(c: Collection<A, string, U>, scope: string, value: A) => Effect.Effect<void, PutError<U>>
+  readonly remove: <A>(c: Collection<A, string, string>, scope: string, id: string) => Effect.Effect<boolean, StoreError>
+  /** Records holding an index key, in listing order. */
   readonly findBy: <A>(
-    c: Collection<A>,
+    c: Collection<A, string, string>,
     scope: string,
     index: string,
     value: string
-  ) => Effect.Effect<ReadonlyArray<A>>
-  /** Records in insertion order, paged. */
-  readonly list: <A>(c: Collection<A>, scope: string, query: ListQuery<A>) => Effect.Effect<Page<A>>
+  ) => Effect.Effect<ReadonlyArray<A>, StoreError>
+  /**
+   * Records matching every condition, in listing order, paged; `totalCount` counts every match.
+   * Without conditions or with one equality the count is the store's counter, so a page costs
+   * what the page costs whatever the collection's size.
+   */
+  readonly list: <A>(c: Collection<A, string, string>, scope: string, query: ListQuery) => Effect.Effect<Page<A>, StoreError>
+  /**
+   * Records whose key in the ordered `index` is at most `upTo` ("due by then"), in listing
+   * order, at most `limit` of them. Reads the index range, never the collection.
+   */
+  readonly due: <A>(
+    c: Collection<A, string, string>,
+    scope: string,
+    index: string,
+    upTo: string,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<A>, StoreError>
   /**
    * Removes every record of the collection in this scope, index entries included, and answers
    * how many there were (a sandbox reset or import replaces a platform's data in one go).
    */
-  readonly clear: <A>(c: Collection<A>, scope: string) => Effect.Effect<number>
+  readonly clear: <A>(c: Collection<A, string, string>, scope: string) => Effect.Effect<number, StoreError>
   /**
    * Runs `self` as one atomic unit: every write inside commits together, or none does when it
    * fails, dies or is interrupted. Write transactions are serialised; a transaction nested in
-   * another joins it.
+   * another joins it. The outermost one is run again when it fails with a retryable
+   * `StoreError`, up to `STORE_TRANSACTION_RETRIES` times.
    */
-  readonly transaction: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E, R>
+  readonly transaction: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E | StoreError, R>
 }
 
 export class Store extends Context.Tag("@tessera/Store")<Store, StoreService>() {}
-
-/**
- * Pages records that arrive in listing (`seq`) order: applies `where`, counts every match for
- * `totalCount`, skips up to `afterSeq`, and takes `limit`. Adapters supply the rows; this is the
- * one definition of what a page is.
- */
-export const pageOf = <A>(
-  rows: Iterable<{ readonly seq: number; readonly value: A }>,
-  query: ListQuery<A>
-): Page<A> => {
-  const after = query.afterSeq ?? 0
-  const items: Array<A> = []
-  let totalCount = 0
-  let lastSeq: number | undefined
-  let hasMore = false
-  for (const r of rows) {
-    if (query.where !== undefined && !query.where(r.value)) continue
-    totalCount++
-    if (r.seq <= after) continue
-    if (items.length < query.limit) {
-      items.push(r.value)
-      lastSeq = r.seq
-    } else hasMore = true
-  }
-  return { items, hasMore, lastSeq, totalCount }
-}

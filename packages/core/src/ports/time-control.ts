@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { Conflict, InvalidInput } from "../domain/errors.ts"
-import { collection, SERVER_SCOPE, Store } from "./store.ts"
+import { collection, SERVER_SCOPE, Store, type StoreError } from "./store.ts"
 import { MAX_ADVANCE_SECONDS } from "../limits.ts"
 
 export type ClockMode = "real" | "virtual"
@@ -50,7 +50,7 @@ const Settings = collection<ClockSetting>()("settings", (s) => s.name)
 
 export interface TimeControlService {
   readonly mode: ClockMode
-  readonly advance: (seconds: number) => Effect.Effect<number, Conflict | InvalidInput>
+  readonly advance: (seconds: number) => Effect.Effect<number, Conflict | InvalidInput | StoreError>
 }
 
 export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl, TimeControlService>() {
@@ -75,7 +75,8 @@ export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl
       TimeControl,
       Effect.gen(function* () {
         const store = yield* Store
-        const saved = yield* store.get(Settings, SERVER_SCOPE, "clock")
+        // A store that cannot answer while the engine is built is fatal: the engine fails to start.
+        const saved = yield* Effect.orDie(store.get(Settings, SERVER_SCOPE, "clock"))
         if (Option.isSome(saved)) clock.setTime(saved.value.nowMs)
         return {
           mode: "virtual" as const,

@@ -1,4 +1,6 @@
-import { Effect, FiberRef } from "effect"
+import { Effect, type Exit, FiberRef } from "effect"
+import { STORE_TRANSACTION_RETRIES } from "../limits.ts"
+import { StoreError, UniqueViolation } from "./store.ts"
 
 /**
  * Whether the current fiber is inside a Store transaction. Store adapters read it to let a
@@ -42,53 +44,108 @@ export class WritePermit {
 }
 
 /**
+ * A transaction hook: a synchronous store does its work and returns nothing (no Effect step is
+ * added, so its programs stay synchronous), throwing a `StoreError` when the driver fails; an
+ * asynchronous store returns the Effect that does it.
+ */
+export type Hook = () => void | Effect.Effect<void, StoreError>
+
+export interface TransactionHooks {
+  readonly begin: Hook
+  readonly commit: Hook
+  readonly rollback: Hook
+}
+
+/** A thrown store error is a failure; anything else thrown is a defect. */
+export const failOrDie = (e: unknown): Effect.Effect<never, StoreError | UniqueViolation> =>
+  e instanceof StoreError || e instanceof UniqueViolation ? Effect.fail(e) : Effect.die(e)
+
+const call = (hook: Hook): Effect.Effect<void, StoreError> | undefined => {
+  try {
+    return hook() ?? undefined
+  } catch (e) {
+    return failOrDie(e) as Effect.Effect<never, StoreError>
+  }
+}
+
+const isRetryable = (e: unknown): e is StoreError => e instanceof StoreError && e.retryable
+
+/**
  * The common shape of a serialised write transaction: nested calls join; the outermost takes
  * the write permit, runs `begin`, then `commit` on success or `rollback` on any failure,
- * defect or interruption, and releases the permit. Written with as few Effect steps as the
- * semantics allow: it wraps every write of the engine, so each step shows in the benchmarks.
+ * defect or interruption, and releases the permit; a retryable store failure runs it all again,
+ * up to `retries` times. Written with as few Effect steps as the semantics allow: it wraps
+ * every write of the engine, so each step shows in the benchmarks.
  */
-export const serialisedTransaction = (
-  permit: WritePermit,
-  hooks: { readonly begin: () => void; readonly commit: () => void; readonly rollback: () => void }
-) =>
-  <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E, R> =>
-    Effect.withFiberRuntime<X, E, R>((fiber) =>
-      fiber.getFiberRef(inTransaction)
-        ? self
-        : Effect.uninterruptibleMask((restore) => {
-            const run = Effect.suspend(() => {
-              try {
-                hooks.begin()
-              } catch (e) {
-                permit.release()
-                return Effect.die(e)
-              }
-              return Effect.zipRight(
-                FiberRef.set(inTransaction, true),
-                Effect.onExit(restore(self), (exit) =>
-                  Effect.zipRight(
-                    FiberRef.set(inTransaction, false),
-                    Effect.sync(() => {
-                      try {
-                        if (exit._tag === "Success") hooks.commit()
-                        else hooks.rollback()
-                      } finally {
-                        permit.release()
-                      }
-                    })
-                  )
-                )
-              )
-            })
-            return permit.tryTake() ? run : Effect.zipRight(restore(permit.take), run)
-          })
-    )
+export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHooks, retries = STORE_TRANSACTION_RETRIES) => {
+  const settle = <X, E>(exit: Exit.Exit<X, E>): Effect.Effect<X, E | StoreError> => {
+    const end = call(exit._tag === "Success" ? hooks.commit : hooks.rollback)
+    if (end === undefined) {
+      permit.release()
+      return exit
+    }
+    // A commit that fails leaves the transaction to roll back; its error is the answer.
+    const ended =
+      exit._tag === "Success"
+        ? Effect.catchAll(end, (e) => Effect.zipRight(Effect.ignore(call(hooks.rollback) ?? Effect.void), Effect.fail(e)))
+        : Effect.ignore(end)
+    return Effect.flatMap(Effect.exit(ended), (endExit): Effect.Effect<X, E | StoreError> => {
+      permit.release()
+      return endExit._tag === "Failure" ? Effect.failCause(endExit.cause) : exit
+    })
+  }
+
+  const once = <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R> =>
+    Effect.uninterruptibleMask((restore) => {
+      const body = Effect.zipRight(
+        FiberRef.set(inTransaction, true),
+        Effect.flatMap(Effect.exit(restore(self)), (exit) => Effect.zipRight(FiberRef.set(inTransaction, false), settle(exit)))
+      )
+      const run = Effect.suspend(() => {
+        const began = call(hooks.begin)
+        if (began === undefined) return body
+        return Effect.matchCauseEffect(began, {
+          onFailure: (cause) => {
+            permit.release()
+            return Effect.failCause(cause)
+          },
+          onSuccess: () => body
+        })
+      })
+      return permit.tryTake() ? run : Effect.zipRight(restore(permit.take), run)
+    })
+
+  const attempt = <X, E, R>(self: Effect.Effect<X, E, R>, left: number): Effect.Effect<X, E | StoreError, R> =>
+    left <= 0 ? once(self) : Effect.catchIf(once(self), isRetryable, () => attempt(self, left - 1))
+
+  return <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R> =>
+    Effect.withFiberRuntime<X, E | StoreError, R>((fiber) => (fiber.getFiberRef(inTransaction) ? self : attempt(self, retries)))
+}
 
 /**
  * A single write: run directly when the fiber is already inside a transaction (the common case,
- * one step instead of two), else as a transaction of one write.
+ * one step instead of two), else as a transaction of one write. `f` throws a `StoreError` or
+ * `UniqueViolation` to fail.
  */
 export const singleWrite =
-  (tx: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E, R>) =>
-  <X>(f: () => X): Effect.Effect<X> =>
-    Effect.withFiberRuntime<X>((fiber) => (fiber.getFiberRef(inTransaction) ? Effect.succeed(f()) : tx(Effect.sync(f))))
+  (tx: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E | StoreError, R>) =>
+  <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> => {
+    const now = (): Effect.Effect<X, E> => {
+      try {
+        return Effect.succeed(f())
+      } catch (e) {
+        return failOrDie(e) as Effect.Effect<never, E>
+      }
+    }
+    return Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? now() : (tx(Effect.suspend(now)) as Effect.Effect<X, E>)))
+  }
+
+/** A synchronous read: a thrown `StoreError` is a failure. */
+export const syncRead = <X>(f: () => X): Effect.Effect<X, StoreError> =>
+  Effect.suspend(() => {
+    try {
+      return Effect.succeed(f())
+    } catch (e) {
+      return failOrDie(e) as Effect.Effect<never, StoreError>
+    }
+  })

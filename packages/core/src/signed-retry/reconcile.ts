@@ -2,7 +2,7 @@ import { Clock, Effect, Either } from "effect"
 import { SignedRequests } from "../domain/collections.ts"
 import { envelopeOf, isDomainError } from "../domain/envelope.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
-import { Store } from "../ports/store.ts"
+import { Store, StoreError } from "../ports/store.ts"
 import { settleable, signedRequest } from "../machines/signed-request.ts"
 import { signedOperation } from "./registry.ts"
 
@@ -25,7 +25,10 @@ export const reconcileAccount = (platform: PlatformRecord, accountId: string) =>
             ? { status: result.right.status, body: result.right.body }
             : isDomainError(result.left)
               ? { status: result.left.status, body: envelopeOf(result.left) }
-              : yield* Effect.die(result.left)
+              : // A store that could not answer settles nothing: the operation stays held.
+                result.left instanceof StoreError
+                ? yield* Effect.fail(result.left)
+                : yield* Effect.die(result.left)
           yield* store.put(SignedRequests, platform.id, (yield* signedRequest(record, { _tag: "Consume", settledReply }, now)).state)
         }
       })

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { type Collection, Store } from "../../ports/store.ts"
+import { type Collection, type Condition, sortableTimestamp, Store } from "../../ports/store.ts"
 import { CursorParam, decodeCursor, LimitParam, toListResponse } from "../../domain/pagination.ts"
 import { DEFAULT_LIMIT } from "../../limits.ts"
 import { optional } from "../../domain/common.ts"
@@ -13,32 +13,41 @@ export const pageParams = {
 
 /**
  * Decodes a list endpoint's query (every bad parameter reported), then pages through one
- * collection of the platform. `filter` turns the decoded query into a record predicate, and
- * `index` picks a secondary index when the query names one.
+ * collection of the platform. `where` turns the decoded query into conditions on the
+ * collection's declared indexes, which the store answers without reading the whole scope.
  */
 export const listPage = <A, Q extends { readonly limit?: number; readonly cursor?: string }, V>(args: {
   readonly collection: Collection<A>
   readonly scope: string
   readonly querySchema: Schema.Schema<Q, any>
   readonly query: unknown
-  readonly filter: (q: Q) => (a: A) => boolean
-  readonly index?: (q: Q) => { readonly name: string; readonly value: string } | undefined
+  readonly where: (q: Q) => ReadonlyArray<Condition | undefined>
   readonly view: (a: A) => V
 }) =>
   Effect.gen(function* () {
     const q = yield* decodeInput(args.querySchema)(args.query)
     const afterSeq = yield* decodeCursor(q.cursor)
-    const index = args.index?.(q)
     const store = yield* Store
     const page = yield* store.list(args.collection, args.scope, {
-      where: args.filter(q),
+      where: args.where(q).filter((c) => c !== undefined),
       limit: q.limit ?? DEFAULT_LIMIT,
-      ...(afterSeq === undefined ? {} : { afterSeq }),
-      ...(index === undefined ? {} : { index })
+      ...(afterSeq === undefined ? {} : { afterSeq })
     })
     return toListResponse(page, args.view)
   })
 
-export const optionalFilter = <T>(wanted: T | undefined, actual: T | undefined): boolean =>
-  wanted === undefined || wanted === actual
+/** Equality on an index when the query gives a value, else no condition. */
+export const equal = (index: string, value: string | undefined): Condition | undefined =>
+  value === undefined ? undefined : { index, eq: value }
+
+/** A key no ordered index holds: a bound that is no instant matches nothing, as before. */
+const NOTHING = ""
+
+/** Strictly after an instant, on an ordered index of instants (bounds of any offset compare as instants). */
+export const after = (index: string, bound: string | undefined): Condition | undefined =>
+  bound === undefined ? undefined : { index, gt: sortableTimestamp(bound) ?? "\uffff" }
+
+/** Strictly before an instant, on an ordered index of instants. */
+export const before = (index: string, bound: string | undefined): Condition | undefined =>
+  bound === undefined ? undefined : { index, lt: sortableTimestamp(bound) ?? NOTHING }
 

@@ -103,17 +103,7 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
         const now = rfc3339(yield* Clock.currentTimeMillis)
         const uuid = yield* ids.uuid
         const platformCustomerId = body.platformCustomerId ?? uuid.replace(/-/g, "").slice(0, 16)
-        const clash = yield* store.findBy(Customers, platform.id, "platformCustomerId", platformCustomerId)
-        if (clash.some((c) => !c.isDeleted))
-          return yield* Effect.fail(
-            new Conflict({
-              message: `platformCustomerId ${platformCustomerId} is already used by an active customer`,
-              details: { platformCustomerId }
-            })
-          )
         const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, uuid.slice(0, 6))
-        const holders = yield* store.findBy(Customers, platform.id, "umaAddress", umaAddress.toLowerCase())
-        if (holders.length > 0) return yield* Effect.fail(umaTaken(umaAddress))
         const id = makeId("Customer", uuid)
         const status = statusAtCreation(body.customerType, body.customerType === "INDIVIDUAL" ? body.fullName : undefined)
         // The engine's fields first, then the body's: on Node 20, adding keys after a leading
@@ -129,7 +119,19 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
           ...status,
           ...body
         } as CustomerRecord
-        yield* store.put(Customers, platform.id, customer)
+        // The store enforces both unique keys (the platformCustomerId one is checked first).
+        yield* store.put(Customers, platform.id, customer).pipe(
+          Effect.catchTag("UniqueViolation", (v) =>
+            Effect.fail(
+              v.index === "umaAddress"
+                ? umaTaken(umaAddress)
+                : new Conflict({
+                    message: `platformCustomerId ${platformCustomerId} is already used by an active customer`,
+                    details: { platformCustomerId }
+                  })
+            )
+          )
+        )
         const wallet = newInternalAccount({
           id: makeId("InternalAccount", yield* ids.uuid),
           customerId: id,
@@ -189,7 +191,10 @@ const applyUpdate = (platform: PlatformRecord, current: CustomerRecord, body: Cu
     const businessInfo =
       body.customerType === "BUSINESS" && body.businessInfo !== undefined ? { businessInfo: { ...current.businessInfo, ...body.businessInfo } } : {}
     const updated: CustomerRecord = { ...current, ...body, ...businessInfo, updatedAt: now }
-    yield* (yield* Store).put(Customers, platform.id, updated)
+    // Checked in validation; the store's unique index answers a race between the two.
+    yield* (yield* Store)
+      .put(Customers, platform.id, updated)
+      .pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(umaTaken(updated.umaAddress))))
     return updated
   })
 

@@ -13,7 +13,7 @@ import { decodeAccountInfo, paymentRailsFor } from "../../domain/external-accoun
 import { beneficiaryOutcome, identifierSuffix, primaryIdentifier, TRANSFER_SUFFIXES } from "../../sandbox/beneficiary.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
-import { listPage, pageParams } from "../common/listing.ts"
+import { equal, listPage, pageParams } from "../common/listing.ts"
 
 /** Which route: the customers' (`customerId` optional, UMA default allowed) or the platform's. */
 export type ExternalAccountRoute = "customers" | "platform"
@@ -104,9 +104,6 @@ export const createExternalAccount = (platform: PlatformRecord, body: unknown, r
     const identityKey = identityKeyOf(owner, type, identifier)
     return yield* store.transaction(
       Effect.gen(function* () {
-        const clash = yield* store.findBy(ExternalAccounts, platform.id, "identity", identityKey)
-        if (clash.length > 0)
-          return yield* new Conflict({ message: "This external account already exists", details: { externalAccountId: clash[0]!.id } })
         const now = rfc3339(yield* Clock.currentTimeMillis)
         if (input.defaultUmaDepositAccount === true && input.customerId !== undefined)
           for (const old of yield* store.findBy(ExternalAccounts, platform.id, "defaultUma", input.customerId))
@@ -127,7 +124,14 @@ export const createExternalAccount = (platform: PlatformRecord, body: unknown, r
           createdAt: now,
           updatedAt: now
         }
-        yield* store.put(ExternalAccounts, platform.id, record)
+        // One account per identity: the store's unique index answers the 409.
+        yield* store
+          .put(ExternalAccounts, platform.id, record)
+          .pipe(
+            Effect.catchTag("UniqueViolation", (v) =>
+              Effect.fail(new Conflict({ message: "This external account already exists", details: { externalAccountId: v.existingId } }))
+            )
+          )
         return reply(201, externalAccountView(record))
       })
     )
@@ -147,8 +151,7 @@ export const listExternalAccounts = (platform: PlatformRecord, query: unknown, r
         scope: platform.id,
         querySchema: PlatformExternalAccountsQuery,
         query,
-        index: () => ({ name: "owner", value: "platform" }),
-        filter: (q) => (a) => q.currency === undefined || a.currency === q.currency,
+        where: (q) => [equal("owner", "platform"), equal("currency", q.currency)],
         view: externalAccountView
       })
     : listPage({
@@ -156,8 +159,7 @@ export const listExternalAccounts = (platform: PlatformRecord, query: unknown, r
         scope: platform.id,
         querySchema: CustomerExternalAccountsQuery,
         query,
-        index: (q) => (q.customerId === undefined ? undefined : { name: "owner", value: q.customerId }),
-        filter: (q) => (a) => a.customerId !== undefined && (q.currency === undefined || a.currency === q.currency),
+        where: (q) => [equal("ownerKind", "customer"), equal("owner", q.customerId), equal("currency", q.currency)],
         view: externalAccountView
       })
 

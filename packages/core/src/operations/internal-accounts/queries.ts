@@ -6,7 +6,7 @@ import { InternalAccountType, type InternalAccountRecord } from "../../domain/in
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { decodeInput } from "../../domain/field-errors.ts"
 import { Store } from "../../ports/store.ts"
-import { listPage, optionalFilter, pageParams } from "../common/listing.ts"
+import { equal, listPage, pageParams } from "../common/listing.ts"
 
 export const CustomerAccountsQuery = Schema.Struct({
   currency: optional(CurrencyCode),
@@ -21,7 +21,7 @@ export const PlatformAccountsQuery = Schema.Struct({
 })
 
 const matches = (q: { readonly currency?: string; readonly type?: string }) => (a: InternalAccountRecord) =>
-  optionalFilter(q.type, a.type) && optionalFilter(q.currency, a.balance.currency.code)
+  (q.type === undefined || q.type === a.type) && (q.currency === undefined || q.currency === a.balance.currency.code)
 
 /** GET /customers/internal-accounts: accounts of the platform's customers, paginated. */
 export const listCustomerInternalAccounts = (platform: PlatformRecord, query: unknown) =>
@@ -30,8 +30,7 @@ export const listCustomerInternalAccounts = (platform: PlatformRecord, query: un
     scope: platform.id,
     querySchema: CustomerAccountsQuery,
     query,
-    index: (q) => (q.customerId === undefined ? undefined : { name: "customerId", value: q.customerId }),
-    filter: (q) => (a) => a.customerId !== undefined && matches(q)(a),
+    where: (q) => [equal("ownerKind", "customer"), equal("customerId", q.customerId), equal("type", q.type), equal("currency", q.currency)],
     view: (a) => a
   })
 

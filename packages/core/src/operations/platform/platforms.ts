@@ -7,7 +7,7 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { secretMatches, sha256Hex } from "../../crypto/secrets.ts"
 import { Ids } from "../../ports/ids.ts"
-import { SERVER_SCOPE, Store } from "../../ports/store.ts"
+import { SERVER_SCOPE, Store, type StoreError } from "../../ports/store.ts"
 import { PLATFORM_CACHE_MS } from "../../limits.ts"
 
 export interface PlatformInput {
@@ -106,7 +106,7 @@ export interface ClientCredentials {
 }
 
 /** The platform these credentials name, or 401 UNAUTHORIZED. */
-export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized, Store> =>
+export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized | StoreError, Store> =>
   // Every request runs this first, so it is a plain chain rather than a generator.
   Effect.flatMap(findPlatform(credentials.clientId), (platform) => {
     // Hash even for an unknown id so the answer takes the same time either way.

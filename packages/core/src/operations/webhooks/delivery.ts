@@ -9,12 +9,13 @@ import { serverKeyPair } from "../wallet-auth/server-keys.ts"
 import { utf8 } from "../../crypto/encoding.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Outbox, type OutboxEvent } from "../../ports/notifier.ts"
-import { SERVER_SCOPE, Store } from "../../ports/store.ts"
+import { SERVER_SCOPE, sortableInstant, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
 import { type AttemptOutcome, backoffMs, outboxDelivery } from "../../machines/outbox-delivery.ts"
 import { to, type Transition } from "../../machines/transition.ts"
 import { commitStep } from "../common/step.ts"
+import { WEBHOOK_DUE_BATCH } from "../../limits.ts"
 
 /**
  * Webhook delivery (spec "Events"; reference retry policy): each event is POSTed as its
@@ -79,15 +80,18 @@ export const deliverDue = (platform: PlatformRecord) =>
     const url = platform.webhookUrl
     if (url === undefined) return { attempted: 0, delivered: 0 }
     const store = yield* Store
-    const pending = yield* store.findBy(Outbox, platform.id, "pending", "pending")
     const now = yield* Clock.currentTimeMillis
-    const seen = new Set<string>()
+    // What is due now (the ordered index of undelivered events), then of those only the oldest
+    // undelivered event of its resource; both decided before anything is sent in this pass.
+    const due = yield* store.due(Outbox, platform.id, "due", sortableInstant(now) ?? "", WEBHOOK_DUE_BATCH)
+    const heads: Array<OutboxEvent> = []
+    for (const event of due) {
+      const [oldest] = yield* store.findBy(Outbox, platform.id, "pendingResource", event.resourceId)
+      if (oldest?.id === event.id) heads.push(event)
+    }
     let attempted = 0
     let delivered = 0
-    for (const event of pending) {
-      if (seen.has(event.resourceId)) continue
-      seen.add(event.resourceId)
-      if ((event.nextAttemptAtMs ?? 0) > now) continue
+    for (const event of heads) {
       const outcome = yield* send(url, envelope(event))
       attempted++
       const at = yield* Clock.currentTimeMillis
@@ -118,7 +122,7 @@ export const sendTestWebhook = (platform: PlatformRecord) =>
 
 /** One delivery pass for every platform with a webhook URL (the standalone server's worker tick). */
 export const deliverAll = Effect.gen(function* () {
-  const page = yield* (yield* Store).list(Platforms, SERVER_SCOPE, { limit: 10_000, where: (p) => p.webhookUrl !== undefined })
+  const page = yield* (yield* Store).list(Platforms, SERVER_SCOPE, { limit: 10_000, where: [{ index: "withWebhook", eq: "yes" }] })
   let attempted = 0
   let delivered = 0
   for (const platform of page.items) {

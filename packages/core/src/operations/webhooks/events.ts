@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { optional } from "../../domain/common.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { Outbox, type OutboxEvent } from "../../ports/notifier.ts"
-import { listPage, pageParams } from "../common/listing.ts"
+import { equal, listPage, pageParams } from "../common/listing.ts"
 
 export const EventsQuery = Schema.Struct({ type: optional(Schema.String), resourceId: optional(Schema.String), ...pageParams })
 
@@ -28,7 +28,6 @@ export const listEvents = (platform: PlatformRecord, query: unknown) =>
     scope: platform.id,
     querySchema: EventsQuery,
     query,
-    index: (q) => (q.resourceId === undefined ? undefined : { name: "resourceId", value: q.resourceId }),
-    filter: (q) => (e) => q.type === undefined || e.type === q.type,
+    where: (q) => [equal("resourceId", q.resourceId), equal("type", q.type)],
     view: eventView
   })

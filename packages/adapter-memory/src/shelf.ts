@@ -1,0 +1,213 @@
+import { type Collection, type Condition, indexKeys, type IndexReader, keyMatches, type Positioned, UniqueViolation } from "@tessera/core"
+import { SeqList, SortedKeys } from "./seq-list.ts"
+
+/**
+ * The memory store's world and the index structures of one collection in one scope (a shelf):
+ * pure functions over plain Maps and sorted arrays, so the store's class is only its lifecycle,
+ * undo log and transactions.
+ */
+
+export interface Row {
+  readonly seq: number
+  readonly value: unknown
+}
+
+/**
+ * Ids under one index key: a bare id for the common unique key, a SeqList once a key is shared.
+ * Most index keys (emails, client ids, account ids) are unique, and a list per key would be the
+ * largest allocation of a write.
+ */
+export type IdsAtKey = string | SeqList
+
+export interface IndexState {
+  readonly keys: Map<string, IdsAtKey>
+  /** Ordered indexes only: the distinct keys, sorted. */
+  readonly sorted: SortedKeys | undefined
+}
+
+/** One collection in one scope. `order` is listing order; `rows` answers by id. */
+export interface Shelf {
+  readonly rows: Map<string, Row>
+  readonly order: SeqList
+  readonly indexes: Map<string, IndexState>
+  /** The collection definition the indexes were last checked against (see `indexed`). */
+  checked: Collection<unknown> | undefined
+}
+
+/** The whole world: cheap to copy because rows are immutable and shared between copies. */
+export interface World {
+  seq: number
+  /** Collection name → scope → shelf. */
+  readonly shelves: Map<string, Map<string, Shelf>>
+}
+
+export interface Snapshot {
+  readonly world: World
+}
+
+export const emptyWorld = (): World => ({ seq: 0, shelves: new Map() })
+
+export const copyWorld = (w: World): World => {
+  const shelves = new Map<string, Map<string, Shelf>>()
+  for (const [name, byScope] of w.shelves) {
+    const scopes = new Map<string, Shelf>()
+    for (const [scope, s] of byScope) {
+      const indexes = new Map<string, IndexState>()
+      for (const [index, idx] of s.indexes) {
+        const keys = new Map<string, IdsAtKey>()
+        for (const [v, ids] of idx.keys) keys.set(v, typeof ids === "string" ? ids : ids.copy())
+        indexes.set(index, { keys, sorted: idx.sorted?.copy() })
+      }
+      scopes.set(scope, { rows: new Map(s.rows), order: s.order.copy(), indexes, checked: s.checked })
+    }
+    shelves.set(name, scopes)
+  }
+  return { seq: w.seq, shelves }
+}
+
+export type Undo = () => void
+
+const NONE: ReadonlyArray<string> = []
+
+/** A collection's index names, all and unique, computed once per definition (every put reads them). */
+const names = new WeakMap<object, { readonly all: ReadonlyArray<string>; readonly unique: ReadonlyArray<string> }>()
+export const namesOf = (c: Collection<any>) => {
+  let n = names.get(c)
+  if (n === undefined) {
+    const all = Object.keys(c.indexes)
+    names.set(c, (n = { all, unique: all.filter((k) => c.indexes[k]!.kind === "unique") }))
+  }
+  return n
+}
+
+/** Builds, from the records, every declared index the shelf has not built yet. */
+export function indexed(c: Collection<unknown>, s: Shelf): void {
+  s.checked = c
+  for (const name of Object.keys(c.indexes)) {
+    if (s.indexes.has(name)) continue
+    indexState(c, s, name)
+    for (const [id, row] of s.rows) for (const k of indexKeys(c, name, row.value)) indexAdd(s, name, k, id, row.seq)
+  }
+}
+
+export function indexState(c: Collection<unknown>, s: Shelf, name: string): IndexState {
+  let idx = s.indexes.get(name)
+  if (idx === undefined) s.indexes.set(name, (idx = { keys: new Map(), sorted: c.indexes[name]?.kind === "ordered" ? new SortedKeys() : undefined }))
+  return idx
+}
+
+export function indexAdd(s: Shelf, name: string, key: string, id: string, seq: number): void {
+  const idx = s.indexes.get(name)!
+  const ids = idx.keys.get(key)
+  if (ids === undefined || ids === id) {
+    if (ids === undefined) idx.sorted?.add(key)
+    idx.keys.set(key, id)
+  } else if (typeof ids === "string") {
+    const list = new SeqList()
+    list.add(s.rows.get(ids)!.seq, ids)
+    list.add(seq, id)
+    idx.keys.set(key, list)
+  } else ids.add(seq, id)
+}
+
+export function indexDelete(s: Shelf, name: string, key: string, id: string, seq: number): void {
+  const idx = s.indexes.get(name)!
+  const ids = idx.keys.get(key)
+  if (ids === undefined) return
+  if (typeof ids === "string") {
+    if (ids === id) {
+      idx.keys.delete(key)
+      idx.sorted?.delete(key)
+    }
+    return
+  }
+  ids.delete(seq)
+  if (ids.size === 1) idx.keys.set(key, ids.ids[0]!)
+}
+
+/**
+ * Moves the record's index entries from `before`'s keys to `after`'s, touching only keys that
+ * changed: an update that keeps a shared key (every active customer's) must not shift a list
+ * of 100,000 ids out and back in.
+ */
+export function setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: number, before: A | undefined, after: A | undefined): void {
+  for (const name of namesOf(c).all) {
+    const keys = c.indexes[name]!.keys
+    const o = before === undefined ? undefined : keys(before)
+    const n = after === undefined ? undefined : keys(after)
+    if (o === n) continue
+    // The common shapes without an array: one key or none on either side.
+    if ((o === undefined || typeof o === "string") && (n === undefined || typeof n === "string")) {
+      if (o !== undefined) indexDelete(s, name, o, id, seq)
+      if (n !== undefined) indexAdd(s, name, n, id, seq)
+      continue
+    }
+    const old = o === undefined ? NONE : typeof o === "string" ? [o] : o
+    const next = n === undefined ? NONE : typeof n === "string" ? [n] : n
+    for (const k of old) if (!next.includes(k)) indexDelete(s, name, k, id, seq)
+    for (const k of next) if (!old.includes(k)) indexAdd(s, name, k, id, seq)
+  }
+}
+
+/** Throws when another record holds one of the value's unique keys; checked before any write. */
+export function checkUnique<A>(c: Collection<A>, s: Shelf, id: string, value: A): void {
+  for (const name of namesOf(c).unique) {
+    const k = c.indexes[name]!.keys(value)
+    if (k === undefined) continue
+    for (const key of typeof k === "string" ? [k] : k) {
+      const ids = s.indexes.get(name)?.keys.get(key)
+      const holder = ids === undefined ? undefined : typeof ids === "string" ? ids : ids.ids.find((x) => x !== id)
+      if (holder !== undefined && holder !== id) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: holder })
+    }
+  }
+}
+
+export function positioned(s: Shelf, id: string): Positioned<unknown> {
+  return s.rows.get(id)!
+}
+
+/** Rows holding an index key, in listing order. */
+export function indexedRows(s: Shelf, index: string, value: string): Array<Positioned<unknown>> {
+  const ids = s.indexes.get(index)?.keys.get(value)
+  if (ids === undefined) return []
+  if (typeof ids === "string") return [positioned(s, ids)]
+  return ids.ids.map((id) => positioned(s, id))
+}
+
+export function reader(s: Shelf): IndexReader<unknown> {
+  return {
+    count: (index, key) => {
+      if (index === undefined) return s.rows.size
+      const ids = s.indexes.get(index)?.keys.get(key!)
+      return ids === undefined ? 0 : typeof ids === "string" ? 1 : ids.size
+    },
+    pageAt: (index, key, afterSeq, n) => {
+      if (index === undefined) return s.order.after(afterSeq, n).map((id) => positioned(s, id))
+      const ids = s.indexes.get(index)?.keys.get(key!)
+      if (ids === undefined) return []
+      if (typeof ids === "string") {
+        const row = positioned(s, ids)
+        return row.seq > afterSeq && n > 0 ? [row] : []
+      }
+      return ids.after(afterSeq, n).map((id) => positioned(s, id))
+    },
+    scanKey: (index, key) => indexedRows(s, index, key),
+    scanRange: (index, cond) => rangeRows(s, index, cond)
+  }
+}
+
+export function* rangeRows(s: Shelf, index: string, range: Condition): Iterable<Positioned<unknown>> {
+  const idx = s.indexes.get(index)
+  if (idx === undefined) return
+  const r = range as { readonly gt?: string; readonly gte?: string }
+  const keys = idx.sorted?.from(r.gt ?? r.gte, r.gt !== undefined) ?? idx.keys.keys()
+  const upper = range as { readonly lt?: string; readonly lte?: string }
+  for (const k of keys) {
+    if (!keyMatches(k, range)) {
+      // Sorted keys past the upper bound end the walk; any other miss is skipped.
+      if (idx.sorted !== undefined && ((upper.lt !== undefined && k >= upper.lt) || (upper.lte !== undefined && k > upper.lte))) return
+      continue
+    }
+    yield* indexedRows(s, index, k)
+  }
+}

@@ -1,0 +1,45 @@
+import Database from "better-sqlite3"
+import { type Migration, migrations } from "./migrations/index.ts"
+
+export interface SqliteStoreOptions {
+  readonly filename: string
+  /** How long a writer waits for another process's write lock before failing (ms). */
+  readonly busyTimeoutMs?: number
+}
+
+/** Applies the migrations not applied yet (all of `list`, or up to `upTo` for a test of a later one). */
+export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = migrations): void => {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+  // BEGIN IMMEDIATE so two processes opening a new file at once cannot both apply version 1.
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    const applied = new Set(
+      (db.prepare("SELECT version FROM schema_migrations").all() as Array<{ version: number }>).map((r) => r.version)
+    )
+    const record = db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
+    for (const m of list) {
+      if (applied.has(m.version)) continue
+      if (m.sql !== undefined) db.exec(m.sql)
+      m.run?.(db)
+      record.run(m.version, new Date().toISOString())
+    }
+    db.exec("COMMIT")
+  } catch (e) {
+    db.exec("ROLLBACK")
+    throw e
+  }
+}
+
+/**
+ * Opens (or creates) the database file: WAL so readers never block the writer, synchronous=FULL
+ * so a commit is on disk when it returns, a busy timeout so a second process waits its turn.
+ */
+export const openDatabase = (options: SqliteStoreOptions, list: ReadonlyArray<Migration> = migrations): Database.Database => {
+  const db = new Database(options.filename)
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
+  db.pragma("journal_mode = WAL")
+  db.pragma("synchronous = FULL")
+  db.pragma("foreign_keys = ON")
+  migrate(db, list)
+  return db
+}
