@@ -3,16 +3,9 @@ import bs58 from "bs58"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
-import {
-  createExternalAccount,
-  isReply,
-  makeEngine,
-  type PlatformRecord,
-  sparkIdentityKey,
-  startOwnershipChallenge,
-  utf8,
-  verifyOwnership
-} from "@tessera/core"
+import { createExternalAccount, startOwnershipChallenge, verifyOwnership } from "@tessera/core/operations"
+import { isReply, makeEngine, type PlatformRecord } from "@tessera/core"
+import { sparkIdentityKey, utf8 } from "@tessera/core/crypto"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { type ChainSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
 import { buildTarget, startTarget } from "./http.ts"

@@ -3,18 +3,18 @@ import { Effect } from "effect"
 import {
   challengeCredential,
   createCustomer,
-  isReply,
   listCredentials,
-  listCustomerInternalAccounts,
-  makeEngine,
+  listCustomerInternalAccounts
+} from "@tessera/core/operations"
+import { isReply, makeEngine, endpointPrograms } from "@tessera/core"
+import {
   otpTargetBundle,
   openOtpBundle,
   parseSealedJson,
   signP256,
   utf8,
-  endpointPrograms,
   verifyP256
-} from "@tessera/core"
+} from "@tessera/core/crypto"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { newKeyPair, sealOtp, stamp } from "@tessera/core/testing"
 import { buildTarget, startTarget } from "./http.ts"

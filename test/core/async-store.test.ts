@@ -4,11 +4,10 @@ import {
   createEngine,
   Engine,
   makeEngine,
-  serialisedTransaction,
   Store,
-  StoreError,
-  WritePermit
+  StoreError
 } from "@tessera/core"
+import { serialisedTransaction, WritePermit } from "@tessera/core/store-kit"
 import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
 import { type HttpResponse, makeHandler } from "@tessera/adapter-http"
 

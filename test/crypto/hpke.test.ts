@@ -13,7 +13,7 @@ import {
   TURNKEY_INFO,
   turnkeyAad,
   utf8
-} from "@tessera/core"
+} from "@tessera/core/crypto"
 import { vectors } from "./vectors.ts"
 
 const secret = fc.uint8Array({ minLength: 32, maxLength: 32 }).filter((b) => keyPairFrom(b) !== undefined)

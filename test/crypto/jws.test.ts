@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { compactVerify, importJWK } from "jose"
-import { base64UrlToBytes, bytesToBase64Url, hexToBytes, utf8, verifyP256 } from "@tessera/core"
+import { base64UrlToBytes, bytesToBase64Url, hexToBytes, utf8, verifyP256 } from "@tessera/core/crypto"
 import { newKeyPair, sealOtp } from "@tessera/core/testing"
 import { startTestServer } from "../support/server.ts"
 import { newWallet, V } from "../support/wallet.ts"

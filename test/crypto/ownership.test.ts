@@ -13,7 +13,7 @@ import {
   verifySolana,
   verifySparkMessage,
   verifyTip191
-} from "@tessera/core"
+} from "@tessera/core/crypto"
 import { bitcoinSigner, type ChainSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
 import { vectors } from "./vectors.ts"
 

@@ -13,7 +13,7 @@ import {
   stampSigns,
   utf8,
   verifyP256
-} from "@tessera/core"
+} from "@tessera/core/crypto"
 import { vectors } from "./vectors.ts"
 
 const stampOf = (publicKey: string, signature: string, scheme = STAMP_SCHEME) =>

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { base64UrlToBytes, bytesToHex, checkOidcClaims, decodeCbor, decodeOidcToken, utf8, verifyAssertion, verifyRegistration } from "@tessera/core"
+import { base64UrlToBytes, bytesToHex, checkOidcClaims, decodeCbor, decodeOidcToken, utf8, verifyAssertion, verifyRegistration } from "@tessera/core/crypto"
 import { mintOidcToken, newKeyPair, SoftwarePasskey } from "@tessera/core/testing"
 import { vectors } from "./vectors.ts"
 

@@ -5,15 +5,17 @@ import {
   checkTravelRule,
   createExternalAccount,
   decideLiveness,
+  getExternalAccount,
+  startOwnershipChallenge,
+  verifyOwnership
+} from "@tessera/core/operations"
+import {
   type Engine,
   type ExternalAccountRecord,
-  getExternalAccount,
   isReply,
   makeEngine,
   type PlatformRecord,
-  startOwnershipChallenge,
-  TimeControl,
-  verifyOwnership
+  TimeControl
 } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { evmSigner } from "@tessera/core/testing"

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bytesToBase64Url, utf8 } from "@tessera/core"
+import { bytesToBase64Url, utf8 } from "@tessera/core/crypto"
 import { newKeyPair, SoftwarePasskey } from "@tessera/core/testing"
 import { startTestServer, type RequestOptions, type TestServer } from "../support/server.ts"
 import { loginWithOtp, newWallet, V, type Wallet } from "../support/wallet.ts"

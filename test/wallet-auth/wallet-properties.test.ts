@@ -4,11 +4,13 @@ import { Effect } from "effect"
 import {
   challengeCredential,
   createCustomer,
-  type Engine,
-  isReply,
   listCredentials,
   listCustomerInternalAccounts,
-  listSessions,
+  listSessions
+} from "@tessera/core/operations"
+import {
+  type Engine,
+  isReply,
   makeEngine,
   type PlatformRecord,
   type SignedHeaders,

@@ -5,14 +5,16 @@ import { describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import {
   createExternalAccount,
-  deliverAll,
   listEvents,
-  makeEngine,
-  type PlatformRecord,
   sendTestWebhook,
   startOwnershipChallenge,
+  verifyOwnership
+} from "@tessera/core/operations"
+import {
+  deliverAll,
+  makeEngine,
+  type PlatformRecord,
   TimeControl,
-  verifyOwnership,
   webhookPublicKey
 } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"

@@ -3,16 +3,18 @@ import {
   type Collection,
   type ListQuery,
   type Page,
+  Store,
+  type StoreError,
+  type StoreService,
+  type UniqueViolation
+} from "@tessera/core"
+import {
   planList,
   rangeInOrder,
   serialisedTransaction,
   singleWrite,
-  Store,
-  type StoreError,
-  type StoreService,
-  type UniqueViolation,
   WritePermit
-} from "@tessera/core"
+} from "@tessera/core/store-kit"
 import { SeqList } from "./seq-list.ts"
 import {
   checkUnique,

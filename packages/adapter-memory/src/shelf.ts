@@ -1,4 +1,5 @@
-import { type Collection, type Condition, indexKeys, type IndexReader, keyMatches, type Positioned, UniqueViolation } from "@tessera/core"
+import { type Collection, type Condition, indexKeys, UniqueViolation } from "@tessera/core"
+import { type IndexReader, keyMatches, type Positioned } from "@tessera/core/store-kit"
 import { SeqList, SortedKeys } from "./seq-list.ts"
 
 /**

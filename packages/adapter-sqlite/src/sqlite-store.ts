@@ -4,21 +4,23 @@ import {
   type Collection,
   type Condition,
   indexKeys,
-  type IndexReader,
   type ListQuery,
   type Page,
+  Store,
+  StoreError,
+  type StoreService,
+  UniqueViolation
+} from "@tessera/core"
+import {
+  type IndexReader,
   planList,
   type Positioned,
   rangeInOrder,
   serialisedTransaction,
   singleWrite,
-  Store,
-  StoreError,
-  type StoreService,
   syncRead,
-  UniqueViolation,
   WritePermit
-} from "@tessera/core"
+} from "@tessera/core/store-kit"
 import { openDatabase, type SqliteStoreOptions } from "./open-database.ts"
 import { counted } from "./migrations/reindex.ts"
 import { cacheKey, RecordCache } from "./record-cache.ts"

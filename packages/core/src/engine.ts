@@ -27,6 +27,20 @@ export interface EngineOptions {
   readonly webhookTransport?: Layer.Layer<WebhookTransport>
 }
 
+/**
+ * The engine's services as one Layer, for Effect programs that compose their own runtime: every
+ * endpoint program (`endpointPrograms`, `@tessera/core/operations`) runs on it. The `Engine`
+ * class is this layer in a ManagedRuntime.
+ */
+export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices> => {
+  const ids = options.seed === undefined ? Ids.random : Ids.seeded(options.seed)
+  const time = options.clock === "virtual" ? TimeControl.virtual(options.clockStartMs ?? Date.now()) : TimeControl.real
+  return Layer.mergeAll(Notifier.outbox(options.onOtp), Keys.stored, time, options.webhookTransport ?? WebhookTransport.fetch).pipe(
+    Layer.provideMerge(ids),
+    Layer.provideMerge(options.store)
+  )
+}
+
 /** Thrown by the Promise API when an operation fails; `error` is the tagged domain error. */
 const squash = <E>(cause: Cause.Cause<E>): unknown => {
   const failure = Cause.failureOption(cause)
@@ -41,14 +55,7 @@ export class Engine {
   readonly runtime: ManagedRuntime.ManagedRuntime<EngineServices, never>
 
   constructor(readonly options: EngineOptions) {
-    const ids = options.seed === undefined ? Ids.random : Ids.seeded(options.seed)
-    const time =
-      options.clock === "virtual" ? TimeControl.virtual(options.clockStartMs ?? Date.now()) : TimeControl.real
-    const services = Layer.mergeAll(Notifier.outbox(options.onOtp), Keys.stored, time, options.webhookTransport ?? WebhookTransport.fetch).pipe(
-      Layer.provideMerge(ids),
-      Layer.provideMerge(options.store)
-    )
-    this.runtime = ManagedRuntime.make(services)
+    this.runtime = ManagedRuntime.make(engineLayer(options))
   }
 
   /**

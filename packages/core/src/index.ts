@@ -1,52 +1,67 @@
+/**
+ * `@tessera/core`: the engine, its endpoint table, the domain's types and errors, the ports, the
+ * sandbox language and the limits. Three subpaths hold the rest: `/operations` (every use case as
+ * an Effect, and the signed-retry mechanism), `/crypto` (the checks, one module per scheme) and
+ * `/store-kit` (what a storage adapter shares: write permits, transactions, the list planner).
+ */
+
+// The engine: built from layers, run as Promises or Effects, or composed as a Layer.
+export * from "./engine.ts"
+
+// The endpoint table, and the typed embedding API derived from it (`engine.as(platform)`).
+export * from "./endpoints/index.ts"
+
+// Domain: the error catalogue and its envelope, ids, replies, pages, timestamps.
 export * from "./domain/errors.ts"
 export * from "./domain/envelope.ts"
 export * from "./domain/ids.ts"
-export * from "./domain/field-errors.ts"
-export * from "./domain/pagination.ts"
+export * from "./domain/reply.ts"
 export * from "./domain/time.ts"
+export { type FieldError, fieldErrorsOf, invalidInput } from "./domain/field-errors.ts"
+export { decodeCursor, encodeCursor, type ListResponse } from "./domain/pagination.ts"
+
+// Domain: every stored collection, and the records and views of each resource group.
 export * from "./domain/collections.ts"
-export type { CustomerRecord, CustomerView } from "./domain/customers/customer.ts"
-export { BusinessCreate, BusinessUpdate, IndividualCreate, IndividualUpdate } from "./domain/customers/customer.ts"
-export type { InternalAccountRecord } from "./domain/internal-accounts/internal-account.ts"
-export type { AuthMethodRecord } from "./domain/wallet-auth/auth-method.ts"
-export { authMethodView } from "./domain/wallet-auth/auth-method.ts"
 export type { PlatformRecord } from "./domain/platform/platform.ts"
-export * from "./ports/store.ts"
-export * from "./ports/store-query.ts"
-export * from "./ports/ids.ts"
-export * from "./ports/notifier.ts"
-export * from "./ports/webhook-transport.ts"
-export * from "./ports/keys.ts"
-export * from "./ports/time-control.ts"
-export * from "./ports/transaction-context.ts"
-export * from "./crypto/index.ts"
-export * from "./operations/customers/customers.ts"
-export * from "./operations/customers/queries.ts"
-export * from "./operations/internal-accounts/queries.ts"
-export * from "./operations/platform/platforms.ts"
-export * from "./operations/platform/health.ts"
-export * from "./operations/sandbox/state.ts"
+export {
+  BusinessCreate,
+  BusinessUpdate,
+  type CustomerRecord,
+  CustomerType,
+  type CustomerView,
+  customerView,
+  IndividualCreate,
+  IndividualUpdate
+} from "./domain/customers/customer.ts"
+export type { InternalAccountRecord, InternalAccountType } from "./domain/internal-accounts/internal-account.ts"
+export { type AuthMethodRecord, authMethodView, type CredentialType } from "./domain/wallet-auth/auth-method.ts"
+export { type SessionRecord, sessionView } from "./domain/wallet-auth/session.ts"
+export type { OtpIssuanceRecord, PasskeyChallengeRecord, ProcessingControlRecord, SignedRequestRecord } from "./domain/wallet-auth/records.ts"
+export { ChallengeBody, CredentialCreate, CredentialVerify, ExportBody, InternalAccountUpdate, RefreshBody } from "./domain/wallet-auth/inputs.ts"
+export {
+  type BeneficiaryVerificationStatus,
+  type ExternalAccountRecord,
+  type ExternalAccountStatus,
+  externalAccountView
+} from "./domain/external-accounts/record.ts"
+export { accountTypes, decodeAccountInfo } from "./domain/external-accounts/variants.ts"
 export { checkStateDocument, type PlatformState, STATE_FORMAT, STATE_VERSION, stateCollections } from "./domain/sandbox/state-document.ts"
-export * from "./engine.ts"
-export * from "./signed-retry/index.ts"
-export * from "./operations/wallet-auth/credentials.ts"
-export * from "./operations/wallet-auth/credential-auth.ts"
-export * from "./operations/wallet-auth/sessions.ts"
-export * from "./operations/internal-accounts/wallet-account.ts"
+
+// Ports: what the engine asks of the world, with their stock layers.
+export * from "./ports/store.ts"
+export * from "./ports/ids.ts"
+export * from "./ports/keys.ts"
+export * from "./ports/notifier.ts"
+export * from "./ports/time-control.ts"
+export * from "./ports/webhook-transport.ts"
+
+// The sandbox language (suffix tables, fixed codes, legacy literals) and every lifetime and limit.
 export * from "./sandbox/index.ts"
 export * from "./limits.ts"
-export * from "./domain/reply.ts"
-export * from "./domain/wallet-auth/inputs.ts"
-export type { SessionRecord } from "./domain/wallet-auth/session.ts"
-export * from "./operations/sandbox/processing-control.ts"
-export * from "./operations/external-accounts/external-accounts.ts"
-export * from "./operations/external-accounts/ownership.ts"
-export * from "./operations/external-accounts/travel-rule.ts"
-export type { ExternalAccountRecord } from "./domain/external-accounts/record.ts"
-export { externalAccountView } from "./domain/external-accounts/record.ts"
-export { accountTypes, decodeAccountInfo } from "./domain/external-accounts/variants.ts"
-export * from "./operations/webhooks/events.ts"
-export * from "./operations/webhooks/delivery.ts"
-export * from "./operations/external-accounts/beneficiary-trust.ts"
-export * from "./endpoints/index.ts"
-export * from "./operations/sandbox/clock.ts"
+
+// What a transport needs besides the table: authentication, the health probe, webhook passes.
+export { authenticate, type ClientCredentials, credentialsRefused, type CredentialsRefusal, ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
+export { healthCheck } from "./operations/platform/health.ts"
+export { deliverAll, deliverDue, webhookPublicKey } from "./operations/webhooks/delivery.ts"
+export type { SignedHeaders } from "./signed-retry/signed-retry.ts"
+export type { SignedTarget } from "./signed-retry/target.ts"

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { EventsQuery, StateDocument } from "@tessera/core"
+import { EventsQuery } from "@tessera/core/operations"
+import { StateDocument } from "@tessera/core"
 
 /**
  * What the served document says about Tessera's own operations (`tessera.*`, the sandbox
