@@ -1,6 +1,5 @@
 import { Either } from "effect"
 import { NotFound, Unauthorized } from "../domain/errors.ts"
-import type { CredentialType } from "../domain/wallet-auth/auth-method.ts"
 import { isActiveSession, type SessionRecord } from "../domain/wallet-auth/session.ts"
 import { rfc3339 } from "../domain/time.ts"
 import { lifetimes } from "../limits.ts"
@@ -29,14 +28,8 @@ export const requireActive = (s: SessionRecord, now: number): Either.Either<Sess
 export const refreshRefusal = (s: SessionRecord, now: number): Unauthorized | undefined =>
   isActiveSession(s, now) ? undefined : new Unauthorized({ message: "The session is no longer active", details: { reason: "SESSION_INACTIVE" } })
 
-export interface SessionOpening {
-  readonly id: string
-  readonly accountId: string
-  readonly authMethodId: string
-  readonly type: CredentialType
-  readonly nickname: string
-  readonly publicKey: string
-}
+/** What opening a session names; its lifetime and timestamps come from the machine. */
+export type SessionOpening = Pick<SessionRecord, "id" | "accountId" | "authMethodId" | "type" | "nickname" | "publicKey">
 
 export const openedSession = (o: SessionOpening, now: number): SessionRecord => ({
   ...o,
