@@ -18,6 +18,11 @@ export interface OutboxEvent {
   readonly deliveredAt?: string
   /** The receiver answered 409 (it has the event), or retries ran out: no more attempts. */
   readonly abandonedAt?: string
+  /**
+   * Queued behind an earlier undelivered event of the same resource: not due until that one is
+   * delivered or abandoned, so the due index holds only the head of each resource's queue.
+   */
+  readonly waiting?: true
 }
 
 export interface DeliveryAttempt {
@@ -26,15 +31,16 @@ export interface DeliveryAttempt {
   readonly error?: string
 }
 
-const pending = (e: OutboxEvent) => e.deliveredAt === undefined && e.abandonedAt === undefined
+export const isUndelivered = (e: OutboxEvent): boolean => e.deliveredAt === undefined && e.abandonedAt === undefined
 
 export const Outbox = collection<OutboxEvent>()("outbox", (e) => e.id, {
   resourceId: { kind: "plain", keys: (e) => e.resourceId },
   type: { kind: "plain", counted: true, keys: (e) => e.type },
   // A resource's undelivered events, oldest first: only the oldest may be sent.
-  pendingResource: { kind: "plain", keys: (e) => (pending(e) ? e.resourceId : undefined) },
-  // Undelivered events by next-attempt time: the worker asks what is due, never scans.
-  due: { kind: "ordered", keys: (e) => (pending(e) ? sortableInstant(e.nextAttemptAtMs ?? 0) : undefined) }
+  pendingResource: { kind: "plain", keys: (e) => (isUndelivered(e) ? e.resourceId : undefined) },
+  // The head of each resource's queue by next-attempt time: the worker asks what is due, never
+  // scans, and a resource stuck on a failing receiver cannot crowd out the others.
+  due: { kind: "ordered", keys: (e) => (isUndelivered(e) && e.waiting !== true ? sortableInstant(e.nextAttemptAtMs ?? 0) : undefined) }
 })
 
 export interface OtpDelivery {
@@ -66,12 +72,14 @@ export class Notifier extends Context.Tag("@tessera/Notifier")<Notifier, Notifie
           publish: (scope, event) =>
             Effect.gen(function* () {
               const now = yield* Clock.currentTimeMillis
+              const ahead = yield* store.list(Outbox, scope, { where: [{ index: "pendingResource", eq: event.resourceId }], limit: 1 })
               const record: OutboxEvent = {
                 id: makeId("Webhook", yield* ids.uuid),
                 type: event.type,
                 timestamp: rfc3339(now),
                 data: event.data,
-                resourceId: event.resourceId
+                resourceId: event.resourceId,
+                ...(ahead.items.length > 0 ? { waiting: true as const } : {})
               }
               yield* store.put(Outbox, scope, record)
               return record

@@ -253,7 +253,17 @@ export const updateCustomer = (platform: PlatformRecord, id: string, input: unkn
     const tied = body.email !== undefined && body.email !== current.email ? yield* tiedCredentials(platform, current) : []
     // A retry is judged against what its challenge bound, even if the tied set changed since.
     const bound = yield* boundAccount(platform, headers)
-    if (tied.length === 0 && Option.isNone(bound)) return customerView(yield* store.transaction(applyUpdate(platform, current, body)))
+    if (tied.length === 0 && Option.isNone(bound))
+      return customerView(
+        yield* store.transaction(
+          // Loaded again under the write permit: a DELETE or PATCH that committed since is kept.
+          Effect.gen(function* () {
+            const latest = yield* load(platform, id)
+            if (latest.isDeleted) return yield* Effect.fail(notFound(id))
+            return yield* applyUpdate(platform, latest, body)
+          })
+        )
+      )
     return yield* signedRetry({
       platform,
       accountId: Option.getOrElse(bound, () => tied[0]!.accountId),

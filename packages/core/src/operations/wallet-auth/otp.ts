@@ -75,7 +75,18 @@ export const prepareOtpLogin = (platform: PlatformRecord, credential: AuthMethod
     const attempt = yield* otpIssuance(issuance, { _tag: "Attempt", codeMatches: constantTimeEqual(utf8(opened.otpCode), utf8(issuance.code)) }, now)
     // A wrong code is saved before the request fails: the failing request must still count.
     if (attempt.answer !== undefined)
-      yield* commitStep(platform.id, Effect.succeed({ transition: attempt, save: saveIssuance(platform, credential.id), view: () => undefined }))
+      yield* commitStep(
+        platform.id,
+        Effect.gen(function* () {
+          // Stepped again on the issuance as stored now, under the write permit: concurrent wrong
+          // codes each count, and a wrong code for a replaced issuance does not touch the new one.
+          const latest = yield* pendingIssuance(Option.getOrUndefined(yield* store.get(OtpIssuances, platform.id, credential.id)), now)
+          if (latest.targetPrivateKey !== issuance.targetPrivateKey)
+            return yield* refusedOtp("OTP bundle cannot be opened with the current encryption target")
+          const transition = yield* otpIssuance(latest, { _tag: "Attempt", codeMatches: false }, now)
+          return { transition, save: saveIssuance(platform, credential.id), view: () => undefined }
+        })
+      )
     const quorum = yield* quorumKey
     const binding: Binding<{ readonly credentialId: string; readonly tek: string }> = {
       input: { credentialId: credential.id, tek: tek.compressed },

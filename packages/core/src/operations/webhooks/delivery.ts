@@ -8,7 +8,7 @@ import { signP256 } from "../../crypto/p256.ts"
 import { serverKeyPair } from "../wallet-auth/server-keys.ts"
 import { utf8 } from "../../crypto/encoding.ts"
 import { Ids } from "../../ports/ids.ts"
-import { Outbox, type OutboxEvent } from "../../ports/notifier.ts"
+import { isUndelivered, Outbox, type OutboxEvent } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, sortableInstant, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
@@ -53,6 +53,21 @@ const send = (url: string, body: string) =>
     return yield* Effect.either((yield* WebhookTransport).post(url, headers, body))
   })
 
+/** The oldest undelivered event of a resource, if any (its queue's head once the one before settled). */
+const oldestPending = (platform: PlatformRecord, resourceId: string) =>
+  Effect.map(
+    Effect.flatMap(Store, (store) => store.list(Outbox, platform.id, { where: [{ index: "pendingResource", eq: resourceId }], limit: 1 })),
+    (page) => page.items[0]
+  )
+
+/** Once a resource's head is delivered or abandoned, the next event of its queue becomes due. */
+const promoteNext = (platform: PlatformRecord, resourceId: string) =>
+  Effect.flatMap(oldestPending(platform, resourceId), (following) => {
+    if (following?.waiting !== true) return Effect.void
+    const { waiting: _queued, ...head } = following
+    return Effect.flatMap(Store, (store) => store.put(Outbox, platform.id, head))
+  })
+
 /**
  * Records an attempt's outcome on the event as stored now. An event gone since (a sandbox reset)
  * or already final takes no write.
@@ -65,7 +80,10 @@ const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOut
       const found = Option.getOrUndefined(yield* store.get(Outbox, platform.id, id))
       const transition: Transition<OutboxEvent | undefined> =
         found === undefined ? to(undefined) : yield* outboxDelivery(found, { _tag: "Attempted", outcome }, at)
-      const save = (next: OutboxEvent | undefined) => (next === undefined || next === found ? Effect.void : store.put(Outbox, platform.id, next))
+      const save = (next: OutboxEvent | undefined) =>
+        next === undefined || next === found
+          ? Effect.void
+          : Effect.zipRight(store.put(Outbox, platform.id, next), isUndelivered(next) ? Effect.void : promoteNext(platform, next.resourceId))
       return { transition, save, view: () => undefined }
     })
   )
@@ -81,14 +99,12 @@ export const deliverDue = (platform: PlatformRecord) =>
     if (url === undefined) return { attempted: 0, delivered: 0 }
     const store = yield* Store
     const now = yield* Clock.currentTimeMillis
-    // What is due now (the ordered index of undelivered events), then of those only the oldest
-    // undelivered event of its resource; both decided before anything is sent in this pass.
+    // What is due now: the due index holds only each resource's head (later events wait),
+    // so a batch is heads of distinct resources. The check against the oldest pending event keeps
+    // order for events stored before heads were marked. Decided before anything is sent.
     const due = yield* store.due(Outbox, platform.id, "due", sortableInstant(now) ?? "", WEBHOOK_DUE_BATCH)
     const heads: Array<OutboxEvent> = []
-    for (const event of due) {
-      const [oldest] = yield* store.findBy(Outbox, platform.id, "pendingResource", event.resourceId)
-      if (oldest?.id === event.id) heads.push(event)
-    }
+    for (const event of due) if ((yield* oldestPending(platform, event.resourceId))?.id === event.id) heads.push(event)
     let attempted = 0
     let delivered = 0
     for (const event of heads) {
