@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { authenticate, type ClientCredentials, credentialsRefused, type PlatformRecord, type SignedHeaders, type Store, type StoreError, type Unauthorized } from "@tessera/core"
+import { authenticate, type ClientCredentials, credentialsRefused, type PlatformRecord, type SignedHeaders, type Store, type RateLimited, type StoreError, type Unauthorized } from "@tessera/core"
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
 
@@ -21,7 +21,7 @@ export const parseBasic = (header: string | undefined): Option.Option<ClientCred
 }
 
 /** The platform a request's `Authorization` header names, or 401 UNAUTHORIZED with the reason. */
-export const authenticateRequest = (authorization: string | undefined): Effect.Effect<PlatformRecord, Unauthorized | StoreError, Store> => {
+export const authenticateRequest = (authorization: string | undefined): Effect.Effect<PlatformRecord, Unauthorized | RateLimited | StoreError, Store> => {
   const credentials = parseBasic(authorization)
   return Option.isNone(credentials)
     ? Effect.fail(credentialsRefused(authorization === undefined ? "MISSING_CREDENTIALS" : "MALFORMED_CREDENTIALS"))

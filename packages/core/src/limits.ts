@@ -58,3 +58,15 @@ export const CBOR_MAX_DEPTH = 16
 
 /** A transaction failing with a retryable store error (lost connection, busy lock) is run again at most this often. */
 export const STORE_TRANSACTION_RETRIES = 3
+
+/**
+ * Platform secrets are stored as scrypt hashes (N, r, p, key length; salt 16 bytes): slow to
+ * guess offline. A verified secret is remembered as a fast digest in process memory, so the right
+ * secret pays scrypt once per process, not per request.
+ */
+export const SECRET_SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const
+
+/** Wrong secrets allowed per client id in a window before further attempts answer 429. */
+export const AUTH_FAILURE_LIMIT = 5
+export const AUTH_FAILURE_WINDOW_MS = 60_000
+

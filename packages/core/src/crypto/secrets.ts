@@ -1,4 +1,5 @@
-import { hash, timingSafeEqual } from "node:crypto"
+import { hash, randomBytes, scrypt, scryptSync, timingSafeEqual } from "node:crypto"
+import { SECRET_SCRYPT } from "../limits.ts"
 
 /** Compares two byte strings in time that depends only on their lengths, never their contents. */
 export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
@@ -10,12 +11,37 @@ export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
 // several times cheaper than noble's plus the UTF-8 encoding around it.
 export const sha256Hex = (text: string): string => hash("sha256", text, "hex")
 
-const ZERO_DIGEST = Buffer.alloc(32)
+const { N, r, p, keyLength } = SECRET_SCRYPT
+// scrypt needs 128·N·r bytes; Node's default cap (32 MiB) is just enough for these parameters.
+const SCRYPT_OPTIONS = { N, r, p, maxmem: 256 * N * r }
 
-/** Whether `secret` hashes to `expectedSha256Hex`; both sides are fixed-length digests. */
-export const secretMatches = (secret: string, expectedSha256Hex: string): boolean => {
-  const actual = hash("sha256", secret, "buffer")
-  const expected = /^[0-9a-f]{64}$/.test(expectedSha256Hex) ? Buffer.from(expectedSha256Hex, "hex") : ZERO_DIGEST
-  // Always compare, even against the zero digest of a malformed record, so timing stays flat.
-  return timingSafeEqual(actual, expected) && expected !== ZERO_DIGEST
+/** `scrypt$N$r$p$<salt b64>$<hash b64>`: the parameters travel with the hash, so they can change. */
+export const hashSecret = (secret: string): string => {
+  const salt = randomBytes(16)
+  const derived = scryptSync(secret, salt, keyLength, SCRYPT_OPTIONS)
+  return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${derived.toString("base64")}`
 }
+
+const parseSecretHash = (encoded: string) => {
+  const m = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/.exec(encoded)
+  if (m === null) return undefined
+  const [n, rr, pp] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  // Bounded so a corrupt record cannot ask for gigabytes of memory.
+  if (!(n >= 2 && n <= 1 << 20 && rr >= 1 && rr <= 32 && pp >= 1 && pp <= 16)) return undefined
+  return { N: n, r: rr, p: pp, salt: Buffer.from(m[4]!, "base64"), hash: Buffer.from(m[5]!, "base64") }
+}
+
+/**
+ * Whether `secret` matches an encoded scrypt hash, off the event loop (libuv's thread pool). A
+ * malformed hash never matches; the comparison is constant-time.
+ */
+export const verifySecretHash = (secret: string, encoded: string): Promise<boolean> => {
+  const parsed = parseSecretHash(encoded)
+  const target = parsed ?? { N, r, p, salt: Buffer.alloc(16), hash: Buffer.alloc(keyLength) }
+  return new Promise((resolve) =>
+    scrypt(secret, target.salt, target.hash.length, { N: target.N, r: target.r, p: target.p, maxmem: 256 * target.N * target.r }, (err, derived) =>
+      resolve(err === null && parsed !== undefined && timingSafeEqual(derived, target.hash))
+    )
+  )
+}
+

@@ -1,14 +1,15 @@
 import { Clock, Effect } from "effect"
 import { Platforms, InternalAccounts } from "../../domain/collections.ts"
-import { Unauthorized } from "../../domain/errors.ts"
+import { RateLimited, Unauthorized } from "../../domain/errors.ts"
 import { makeId } from "../../domain/ids.ts"
 import { currencies, newInternalAccount } from "../../domain/internal-accounts/internal-account.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { secretMatches, sha256Hex } from "../../crypto/secrets.ts"
+import { constantTimeEqual, hashSecret, verifySecretHash } from "../../crypto/secrets.ts"
+import { hash } from "node:crypto"
 import { Ids } from "../../ports/ids.ts"
 import { SERVER_SCOPE, Store, type StoreError } from "../../ports/store.ts"
-import { PLATFORM_CACHE_MS } from "../../limits.ts"
+import { AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW_MS, PLATFORM_CACHE_MS } from "../../limits.ts"
 
 export interface PlatformInput {
   readonly clientId: string
@@ -33,9 +34,13 @@ export const ensurePlatform = (input: PlatformInput) =>
       Effect.gen(function* () {
         const now = rfc3339(yield* Clock.currentTimeMillis)
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
-        const secretSha256 = sha256Hex(input.clientSecret)
+        // The stored hash is kept when it already verifies this secret (a restart with the same
+        // configuration), so a running peer's verified-secret memory stays valid.
+        const keep = existing !== undefined && (yield* Effect.promise(() => verifySecretHash(input.clientSecret, existing.secretHash ?? "")))
+        const secretHash = keep ? existing.secretHash : hashSecret(input.clientSecret)
         if (existing !== undefined) {
-          const updated: PlatformRecord = input.webhookUrl === undefined ? { ...existing, secretSha256 } : { ...existing, secretSha256, webhookUrl: input.webhookUrl }
+          const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
+          const updated: PlatformRecord = input.webhookUrl === undefined ? { ...current, secretHash } : { ...current, secretHash, webhookUrl: input.webhookUrl }
           yield* store.put(Platforms, SERVER_SCOPE, updated)
           return updated
         }
@@ -43,7 +48,7 @@ export const ensurePlatform = (input: PlatformInput) =>
           id: makeId("Platform", yield* ids.uuid),
           name: input.name ?? input.clientId,
           clientId: input.clientId,
-          secretSha256,
+          secretHash,
           umaDomain: input.umaDomain ?? "sandbox.tessera.local",
           counterpartyRequirements: input.counterpartyRequirements ?? true,
           createdAt: now
@@ -105,11 +110,73 @@ export interface ClientCredentials {
   readonly clientSecret: string
 }
 
-/** The platform these credentials name, or 401 UNAUTHORIZED. */
-export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized | StoreError, Store> =>
-  // Every request runs this first, so it is a plain chain rather than a generator.
-  Effect.flatMap(findPlatform(credentials.clientId), (platform) => {
-    // Hash even for an unknown id so the answer takes the same time either way.
-    const ok = secretMatches(credentials.clientSecret, platform?.secretSha256 ?? "")
-    return platform === undefined || !ok ? Effect.fail(credentialsRefused("INVALID_CREDENTIALS")) : Effect.succeed(platform)
+/**
+ * Per store: the secret each client id was last verified with, as a fast digest bound to the
+ * stored hash it matched (a changed secret invalidates it), and recent failures per client id.
+ * Process memory only; the digest of a verified secret is never written anywhere.
+ */
+interface AuthMemory {
+  readonly verified: Map<string, { readonly secretHash: string; readonly digest: Buffer }>
+  readonly failures: Map<string, { count: number; readonly since: number }>
+}
+const authMemory = new WeakMap<object, AuthMemory>()
+const memoryOf = (store: object): AuthMemory => {
+  let m = authMemory.get(store)
+  if (m === undefined) authMemory.set(store, (m = { verified: new Map(), failures: new Map() }))
+  return m
+}
+const digestOf = (secret: string): Buffer => hash("sha256", secret, "buffer")
+
+const throttled = (memory: AuthMemory, clientId: string, now: number): RateLimited | undefined => {
+  const f = memory.failures.get(clientId)
+  if (f === undefined || now - f.since >= AUTH_FAILURE_WINDOW_MS) return undefined
+  if (f.count < AUTH_FAILURE_LIMIT) return undefined
+  return new RateLimited({
+    message: "Too many wrong credentials for this client id; wait before trying again",
+    details: { reason: "TOO_MANY_FAILED_AUTHENTICATIONS" },
+    retryAfterSeconds: Math.ceil((f.since + AUTH_FAILURE_WINDOW_MS - now) / 1000)
   })
+}
+
+const recordFailure = (memory: AuthMemory, clientId: string, now: number) => {
+  const f = memory.failures.get(clientId)
+  if (f === undefined || now - f.since >= AUTH_FAILURE_WINDOW_MS) {
+    // Bounded: a flood of made-up client ids cannot grow the map without limit.
+    if (memory.failures.size >= 10_000) memory.failures.clear()
+    memory.failures.set(clientId, { count: 1, since: now })
+  } else f.count++
+}
+
+/**
+ * The platform these credentials name, or 401 UNAUTHORIZED (#128). The right secret takes the
+ * fast path after its first verification (a SHA-256 compared in constant time, synchronous);
+ * anything else is checked with scrypt off the event loop. After AUTH_FAILURE_LIMIT wrong
+ * secrets for one client id within the window, further attempts that miss the fast path answer
+ * 429 with Retry-After without hashing.
+ */
+export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized | RateLimited | StoreError, Store> =>
+  // Every request runs this first, so the fast path is a plain chain rather than a generator.
+  Effect.flatMap(Store, (store) =>
+    Effect.flatMap(findPlatform(credentials.clientId), (platform): Effect.Effect<PlatformRecord, Unauthorized | RateLimited> => {
+      const memory = memoryOf(store)
+      const known = platform === undefined ? undefined : memory.verified.get(platform.id)
+      if (platform !== undefined && known !== undefined && known.secretHash === platform.secretHash && constantTimeEqual(digestOf(credentials.clientSecret), known.digest))
+        return Effect.succeed(platform)
+      const now = Date.now()
+      const refusal = throttled(memory, credentials.clientId, now)
+      if (refusal !== undefined) return Effect.fail(refusal)
+      // An unknown client id is checked against a dummy hash, so it takes as long as a wrong secret.
+      return Effect.flatMap(
+        Effect.promise(() => verifySecretHash(credentials.clientSecret, platform?.secretHash ?? "")),
+        (ok): Effect.Effect<PlatformRecord, Unauthorized> => {
+          if (platform === undefined || !ok) {
+            recordFailure(memory, credentials.clientId, now)
+            return Effect.fail(credentialsRefused("INVALID_CREDENTIALS"))
+          }
+          memory.failures.delete(credentials.clientId)
+          memory.verified.set(platform.id, { secretHash: platform.secretHash, digest: digestOf(credentials.clientSecret) })
+          return Effect.succeed(platform)
+        }
+      )
+    })
+  )

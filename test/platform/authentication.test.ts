@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { AUTH_FAILURE_LIMIT, makeEngine, Platforms, SERVER_SCOPE, Store } from "@tessera/core"
+import { MemoryStore } from "@tessera/adapter-memory"
+import { toFetchHandler } from "@tessera/adapter-http"
+
+const V = "/2025-10-13"
+const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
+
+describe("platform credentials", () => {
+  it("the secret is stored as a salted scrypt hash, never as itself or a bare digest", async () => {
+    const engine = makeEngine({ store: MemoryStore.layer })
+    await engine.platform({ clientId: "alpha", clientSecret: "s3cret-alpha" })
+    await engine.platform({ clientId: "beta", clientSecret: "s3cret-alpha" })
+    const stored = await engine.run(Effect.flatMap(Store, (s) => s.list(Platforms, SERVER_SCOPE, { limit: 10 })))
+    const hashes = stored.items.map((p) => p.secretHash)
+    for (const h of hashes) expect(h).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/)
+    // The same secret under two salts: two different hashes.
+    expect(hashes[0]).not.toBe(hashes[1])
+    expect(JSON.stringify(stored.items)).not.toMatch(/s3cret-alpha|secretSha256/)
+    await engine.dispose()
+  })
+
+  it("repeated wrong secrets for a client id answer 429 with Retry-After; the right secret still answers 200", async () => {
+    const engine = makeEngine({ store: MemoryStore.layer })
+    await engine.platform({ clientId: "alpha", clientSecret: "right" })
+    const handler = toFetchHandler(engine)
+    const get = (auth: string) => handler(new Request(`http://host${V}/customers`, { headers: { authorization: auth } }))
+    expect((await get(basicOf("alpha", "right"))).status).toBe(200)
+    const wrong: Array<number> = []
+    for (let i = 0; i < AUTH_FAILURE_LIMIT; i++) wrong.push((await get(basicOf("alpha", `wrong-${i}`))).status)
+    expect(wrong).toEqual(Array(AUTH_FAILURE_LIMIT).fill(401))
+    const limited = await get(basicOf("alpha", "wrong-again"))
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(await limited.json()).toMatchObject({ status: 429, code: "RATE_LIMITED", details: { reason: "TOO_MANY_FAILED_AUTHENTICATIONS" } })
+    // The right secret is not slowed down by someone else's guesses.
+    expect((await get(basicOf("alpha", "right"))).status).toBe(200)
+    // Another client id is not limited by alpha's failures; an unknown id is refused with 401.
+    expect((await get(basicOf("nobody", "x"))).status).toBe(401)
+    await engine.dispose()
+  })
+
+  it("a restart with a changed secret refuses the old one", async () => {
+    const engine = makeEngine({ store: MemoryStore.layer })
+    await engine.platform({ clientId: "alpha", clientSecret: "first" })
+    const handler = toFetchHandler(engine)
+    const get = (secret: string) => handler(new Request(`http://host${V}/customers`, { headers: { authorization: basicOf("alpha", secret) } }))
+    expect((await get("first")).status).toBe(200)
+    await engine.platform({ clientId: "alpha", clientSecret: "second" })
+    expect((await get("first")).status).toBe(401)
+    expect((await get("second")).status).toBe(200)
+    await engine.dispose()
+  })
+})
