@@ -42,6 +42,7 @@ export const ensurePlatform = (input: PlatformInput) =>
           const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
           const updated: PlatformRecord = input.webhookUrl === undefined ? { ...current, secretHash } : { ...current, secretHash, webhookUrl: input.webhookUrl }
           yield* store.put(Platforms, SERVER_SCOPE, updated)
+          remember(store, updated, input.clientSecret)
           return updated
         }
         const base = {
@@ -56,6 +57,7 @@ export const ensurePlatform = (input: PlatformInput) =>
         const platform: PlatformRecord = input.webhookUrl === undefined ? base : { ...base, webhookUrl: input.webhookUrl }
         yield* store.put(Platforms, SERVER_SCOPE, platform)
         yield* provisionPlatformAccounts(platform.id, now)
+        remember(store, platform, input.clientSecret)
         return platform
       })
     )
@@ -126,6 +128,10 @@ const memoryOf = (store: object): AuthMemory => {
   return m
 }
 const digestOf = (secret: string): Buffer => hash("sha256", secret, "buffer")
+
+/** The configured secret is known right: its first request need not pay scrypt. */
+const remember = (store: object, platform: PlatformRecord, secret: string) =>
+  memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, digest: digestOf(secret) })
 
 const throttled = (memory: AuthMemory, clientId: string, now: number): RateLimited | undefined => {
   const f = memory.failures.get(clientId)
