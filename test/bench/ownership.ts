@@ -65,7 +65,7 @@ const inProcess = async (type: string, ms: number) => {
     for (let i = 0; i < n; i++) {
       const s = signerFor[type]!()
       const acct: any = await engine.run(createExternalAccount(platform, { currency: "USDC", ownershipType: "FIRST_PARTY", accountInfo: { accountType: type, address: s.address } }, "platform"))
-      const ch: any = await engine.run(startOwnershipChallenge(platform, acct.body.id, { method: "WALLET_SIGNATURE" }, "platform"))
+      const ch: any = await engine.run(startOwnershipChallenge(platform, acct.body.id, { method: "WALLET_SIGNATURE" }))
       out.push({ id: acct.body.id, signature: s.sign(ch.body.messageToSign) })
     }
     return out
@@ -76,7 +76,7 @@ const inProcess = async (type: string, ms: number) => {
     const batch = await prepare(100)
     const t = performance.now()
     for (const b of batch) {
-      const r = engine.runSync(verifyOwnership(platform, b.id, { signature: b.signature }, "platform"))
+      const r = engine.runSync(verifyOwnership(platform, b.id, { signature: b.signature }))
       if (isReply(r) || (r as { status: string }).status !== "ACTIVE") throw new Error("bench verify failed")
     }
     spent += performance.now() - t

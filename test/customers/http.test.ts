@@ -163,6 +163,20 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("customers over H
     }
   })
 
+  it("serves the current End User Terms at /customers/end-user-terms (not read as a customer id); a consent names its version", async () => {
+    const terms = await t.request("GET", `${V}/customers/end-user-terms`)
+    expect(terms.status, JSON.stringify(terms.body)).toBe(200)
+    expect(terms.body).toEqual({ version: "V1", url: expect.stringMatching(/^https:\/\/.+\/V1$/) })
+    const consent = { acceptedAt: "2025-10-01T12:00:00Z", ipAddress: "203.0.113.7", termsVersion: terms.body.version, acceptanceMethod: "CHECKBOX" }
+    const c = await t.request("POST", `${V}/customers`, { body: individual({ email: undefined, endUserTermsConsent: consent }) })
+    expect(c.status, JSON.stringify(c.body)).toBe(201)
+    expect(c.body.endUserTermsConsent).toEqual(consent)
+    // The embedding API has it too, and every platform gets the same terms.
+    const other = await t.engine.platform({ clientId: "terms-reader", clientSecret: "terms-reader-secret" })
+    expect(await t.engine.as(other).customers.endUserTerms()).toEqual(terms.body)
+    expect((await t.request("GET", `${V}/customers/end-user-terms`, { auth: null })).status).toBe(401)
+  })
+
   it("answers unknown routes 404 and wrong methods 405 once authenticated, 401 before", async () => {
     const missing = await t.request("GET", `${V}/no-such-thing`)
     expect([missing.status, missing.body.code]).toEqual([404, "NOT_FOUND"])

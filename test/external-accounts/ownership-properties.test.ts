@@ -66,7 +66,7 @@ describe("external account status machine (random sequences)", () => {
             let earnedActive = false
             switch (step._tag) {
               case "Challenge": {
-                const r = await attempt(engine, startOwnershipChallenge(platform, id, { method: step.method }, "platform"))
+                const r = await attempt(engine, startOwnershipChallenge(platform, id, { method: step.method }))
                 expect(r.ok).toBe(before === "PENDING_OWNERSHIP_VERIFICATION" || before === "UNVERIFIED")
                 if (r.ok) {
                   old = message
@@ -80,7 +80,7 @@ describe("external account status machine (random sequences)", () => {
               case "Verify": {
                 const text = step.how === "oldMessage" ? old : message
                 const sig = step.how === "garbage" || text === undefined ? "0x00" : step.how === "otherKey" ? evmSigner().sign(text) : s.sign(text)
-                const r = await attempt(engine, verifyOwnership(platform, id, { signature: sig }, "platform"))
+                const r = await attempt(engine, verifyOwnership(platform, id, { signature: sig }))
                 const outstanding = method === "WALLET_SIGNATURE" && message !== undefined
                 if (!outstanding) expect(r.ok ? 200 : r.status).toBe(409)
                 else {

@@ -92,6 +92,26 @@ describe("wallet ownership verification (virtual clock)", () => {
     expect(events.body.data[0].id).toMatch(/^Webhook:/)
   })
 
+  it("a customer's wallet is verified through the platform's paths (the one verify path the spec names); platform GET and DELETE still see only the platform's own", async () => {
+    const s = evmSigner()
+    const id = await create("ETHEREUM_WALLET", s.address, "customers")
+    const platformPath = `${V}/platform/external-accounts/${id}`
+    const ch = await t.request("POST", `${platformPath}/challenge`, { body: { method: "WALLET_SIGNATURE" } })
+    expect(ch.status, JSON.stringify(ch.body)).toBe(201)
+    const v = await t.request("POST", `${platformPath}/verify`, { body: { signature: s.sign(ch.body.messageToSign) } })
+    expect(v.status, JSON.stringify(v.body)).toBe(200)
+    expect(v.body).toMatchObject({ id, status: "ACTIVE" })
+    expect((await t.request("GET", `${V}/customers/external-accounts/${id}`)).body.status).toBe("ACTIVE")
+    // The platform's reads and deletes are unchanged: a customer's account is 404 there, and stays.
+    expect((await t.request("GET", platformPath)).status).toBe(404)
+    expect((await t.request("DELETE", platformPath)).status).toBe(404)
+    expect((await t.request("GET", `${V}/customers/external-accounts/${id}`)).status).toBe(200)
+    // An id the platform does not have is 404 on the platform's ownership paths too.
+    const unknown = `${V}/platform/external-accounts/ExternalAccount:00000000-0000-4000-8000-000000000000`
+    expect((await t.request("POST", `${unknown}/challenge`, { body: { method: "WALLET_SIGNATURE" } })).status).toBe(404)
+    expect((await t.request("POST", `${unknown}/verify`, { body: { signature: "x" } })).status).toBe(404)
+  })
+
   it("malformed signatures of every encoding are a 400, never a 500", async () => {
     for (const [type, signer] of signers.slice(4, 7)) {
       for (const garbage of ["", "zz", "0x" + "00".repeat(65), "====", "A".repeat(300)]) {

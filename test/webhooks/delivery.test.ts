@@ -32,10 +32,10 @@ const walletWithEvents = async (engine: ReturnType<typeof engineOn>, platform: P
     createExternalAccount(platform, { currency: "USDC", ownershipType: "FIRST_PARTY", accountInfo: { accountType: "ETHEREUM_WALLET", address: s.address } }, "platform")
   )
   const id = created.body.id as string
-  const ch1: any = await engine.run(startOwnershipChallenge(platform, id, { method: "WALLET_SIGNATURE" }, "platform"))
-  await engine.runtime.runPromiseExit(verifyOwnership(platform, id, { signature: evmSigner().sign(ch1.body.messageToSign) }, "platform"))
-  const ch2: any = await engine.run(startOwnershipChallenge(platform, id, { method: "WALLET_SIGNATURE" }, "platform"))
-  await engine.run(verifyOwnership(platform, id, { signature: s.sign(ch2.body.messageToSign) }, "platform"))
+  const ch1: any = await engine.run(startOwnershipChallenge(platform, id, { method: "WALLET_SIGNATURE" }))
+  await engine.runtime.runPromiseExit(verifyOwnership(platform, id, { signature: evmSigner().sign(ch1.body.messageToSign) }))
+  const ch2: any = await engine.run(startOwnershipChallenge(platform, id, { method: "WALLET_SIGNATURE" }))
+  await engine.run(verifyOwnership(platform, id, { signature: s.sign(ch2.body.messageToSign) }))
   return id
 }
 

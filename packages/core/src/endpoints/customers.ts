@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { BusinessCreate, BusinessUpdate, IndividualCreate, IndividualUpdate } from "../domain/customers/customer.ts"
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "../operations/customers/customers.ts"
-import { CustomerListQuery, listCustomers } from "../operations/customers/queries.ts"
+import { CustomerListQuery, getEndUserTerms, listCustomers } from "../operations/customers/queries.ts"
 import { endpoint } from "./define.ts"
 
 export const customerEndpoints = [
@@ -26,6 +26,16 @@ export const customerEndpoints = [
     summary: "List the platform's customers in creation order, filtered and paged by cursor",
     query: CustomerListQuery,
     run: (r) => listCustomers(r.platform, r.query)
+  }),
+  endpoint({
+    group: "customers",
+    name: "endUserTerms",
+    method: "GET",
+    path: "/customers/end-user-terms",
+    operationId: "getEndUserTerms",
+    status: 200,
+    summary: "The current End User Terms: the version a customer's consent names, and where to read them",
+    run: () => getEndUserTerms()
   }),
   endpoint({
     group: "customers",

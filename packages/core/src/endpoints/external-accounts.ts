@@ -71,7 +71,7 @@ export const externalAccountEndpoints = [
     status: 201,
     summary: "Start an ownership check of a wallet account: a message to sign, or a liveness check",
     body: OwnershipChallengeBody,
-    run: (r) => startOwnershipChallenge(r.platform, r.params.externalAccountId, r.body, "customers")
+    run: (r) => startOwnershipChallenge(r.platform, r.params.externalAccountId, r.body)
   }),
   endpoint({
     group: "external-accounts",
@@ -82,7 +82,7 @@ export const externalAccountEndpoints = [
     status: 200,
     summary: "Answer the ownership challenge with the wallet's signature; the account becomes ACTIVE or stays UNVERIFIED",
     body: OwnershipVerifyBody,
-    run: (r) => verifyOwnership(r.platform, r.params.externalAccountId, r.body, "customers")
+    run: (r) => verifyOwnership(r.platform, r.params.externalAccountId, r.body)
   }),
   endpoint({
     group: "external-accounts",

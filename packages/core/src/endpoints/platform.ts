@@ -73,9 +73,9 @@ export const platformEndpoints = [
     path: "/platform/external-accounts/{externalAccountId}/challenge",
     operationId: "createPlatformExternalAccountOwnershipChallenge",
     status: 201,
-    summary: "Start an ownership check of a wallet account: a message to sign, or a liveness check",
+    summary: "Start an ownership check of any wallet account of the platform, a customer's included: a message to sign, or a liveness check",
     body: OwnershipChallengeBody,
-    run: (r) => startOwnershipChallenge(r.platform, r.params.externalAccountId, r.body, "platform")
+    run: (r) => startOwnershipChallenge(r.platform, r.params.externalAccountId, r.body)
   }),
   endpoint({
     group: "platform",
@@ -84,8 +84,8 @@ export const platformEndpoints = [
     path: "/platform/external-accounts/{externalAccountId}/verify",
     operationId: "verifyPlatformExternalAccountOwnership",
     status: 200,
-    summary: "Answer the ownership challenge with the wallet's signature; the account becomes ACTIVE or stays UNVERIFIED",
+    summary: "Answer the ownership challenge of any wallet account of the platform, a customer's included; the account becomes ACTIVE or stays UNVERIFIED",
     body: OwnershipVerifyBody,
-    run: (r) => verifyOwnership(r.platform, r.params.externalAccountId, r.body, "platform")
+    run: (r) => verifyOwnership(r.platform, r.params.externalAccountId, r.body)
   })
 ]

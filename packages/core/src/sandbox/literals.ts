@@ -20,3 +20,6 @@ export const LEGACY_OIDC_LITERAL = "sandbox-valid-oidc-token"
 
 /** Where a LIVENESS ownership challenge sends the account holder (decided with the sandbox control). */
 export const LIVENESS_LINK_BASE = "https://liveness.sandbox.tessera.local"
+
+/** Where the End User Terms of each version are published (`GET /customers/end-user-terms`). */
+export const END_USER_TERMS_URL_BASE = "https://terms.sandbox.tessera.local/end-user-terms"

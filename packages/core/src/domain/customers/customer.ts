@@ -31,8 +31,11 @@ export const EndUserTermsConsent = Schema.Struct({
   termsVersion: NonEmpty(32),
   acceptanceMethod: Schema.Literal("CHECKBOX", "CLICK_TO_ACCEPT")
 })
-/** End User Terms versions this service knows (others: END_USER_TERMS_VERSION_NOT_FOUND). */
-export const supportedTermsVersions: ReadonlyArray<string> = ["V1"]
+/**
+ * End User Terms versions this service knows (others: END_USER_TERMS_VERSION_NOT_FOUND), oldest
+ * first: the last is the one customers are shown (`GET /customers/end-user-terms`).
+ */
+export const supportedTermsVersions: readonly [string, ...Array<string>] = ["V1"]
 
 const commonFields = {
   platformCustomerId: optional(NonEmpty(128)),

@@ -1,8 +1,9 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { Customers } from "../../domain/collections.ts"
 import { CountryCode, CurrencyCode, DateTimeString, optional } from "../../domain/common.ts"
-import { CustomerType, customerView } from "../../domain/customers/customer.ts"
+import { CustomerType, customerView, supportedTermsVersions } from "../../domain/customers/customer.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
+import { END_USER_TERMS_URL_BASE } from "../../sandbox/literals.ts"
 import { after, before, equal, listPage, pageParams } from "../common/listing.ts"
 
 export const CustomerListQuery = Schema.Struct({
@@ -40,3 +41,12 @@ export const listCustomers = (platform: PlatformRecord, query: unknown) =>
     ],
     view: customerView
   })
+
+/**
+ * GET /customers/end-user-terms: the current End User Terms, whose version a customer's
+ * `endUserTermsConsent.termsVersion` names. The same for every platform.
+ */
+export const getEndUserTerms = () => {
+  const version = supportedTermsVersions[supportedTermsVersions.length - 1]!
+  return Effect.succeed({ version, url: `${END_USER_TERMS_URL_BASE}/${version}` })
+}

@@ -45,13 +45,23 @@ const decodeCreate = (body: unknown, route: ExternalAccountRoute) => {
 
 const notFound = (id: string) => new NotFound({ message: `External account ${id} not found`, details: { id } })
 
-/** The account if it belongs to this platform and to the route's owner kind; else 404. */
-export const loadExternalAccount = (platform: PlatformRecord, id: string, route: ExternalAccountRoute) =>
+/** Any external account of this platform, the platform's own or a customer's; else 404. */
+export const findExternalAccount = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
     const found = isId("ExternalAccount", id) ? yield* (yield* Store).get(ExternalAccounts, platform.id, id) : Option.none()
-    if (Option.isNone(found) || (route === "platform" && found.value.customerId !== undefined)) return yield* notFound(id)
+    if (Option.isNone(found)) return yield* notFound(id)
     return found.value
   })
+
+/**
+ * The account if it belongs to this platform and to the route's owner kind; else 404. Only the
+ * platform route's reads and deletes are narrowed to its own accounts: ownership checks find
+ * every account on either route (DECISIONS #124).
+ */
+export const loadExternalAccount = (platform: PlatformRecord, id: string, route: ExternalAccountRoute) =>
+  Effect.flatMap(findExternalAccount(platform, id), (account) =>
+    route === "platform" && account.customerId !== undefined ? Effect.fail(notFound(id)) : Effect.succeed(account)
+  )
 
 const fullNameOf = (beneficiary: unknown): string | undefined => {
   const b = beneficiary as { fullName?: unknown; legalName?: unknown } | undefined

@@ -12,7 +12,7 @@ import { Ids } from "../../ports/ids.ts"
 import { Notifier } from "../../ports/notifier.ts"
 import { Store } from "../../ports/store.ts"
 import { commitStep } from "../common/step.ts"
-import { type ExternalAccountRoute, loadExternalAccount } from "./external-accounts.ts"
+import { findExternalAccount } from "./external-accounts.ts"
 
 export { STATUS_UPDATED }
 
@@ -35,11 +35,12 @@ export const OwnershipVerifyBody = Schema.Struct({ signature: NonEmpty(4096), si
 const decodeVerify = decodeBody(OwnershipVerifyBody)
 
 /**
- * POST …/{id}/challenge {method}: only a FIRST_PARTY self-custody wallet awaiting or having
- * failed verification (else 409). A new challenge replaces the old; UNVERIFIED goes back to
+ * POST …/{id}/challenge {method}, on the platform's and the customers' route alike, for any
+ * external account of the platform (DECISIONS #124): only a FIRST_PARTY self-custody wallet
+ * awaiting or having failed verification (else 409). A new challenge replaces the old; UNVERIFIED goes back to
  * PENDING_OWNERSHIP_VERIFICATION.
  */
-export const startOwnershipChallenge = (platform: PlatformRecord, id: string, body: unknown, route: ExternalAccountRoute) =>
+export const startOwnershipChallenge = (platform: PlatformRecord, id: string, body: unknown) =>
   Effect.gen(function* () {
     const input = decodeBody(OwnershipChallengeBody)(body)
     if (Either.isLeft(input)) return yield* input.left
@@ -47,7 +48,7 @@ export const startOwnershipChallenge = (platform: PlatformRecord, id: string, bo
     return yield* commitStep(
       platform.id,
       Effect.gen(function* () {
-        const account = yield* loadExternalAccount(platform, id, route)
+        const account = yield* findExternalAccount(platform, id)
         const keyedWallet = chains[account.accountInfo.accountType] !== undefined
         const now = yield* Clock.currentTimeMillis
         // The nonce is drawn only for a challenge the machine will accept.
@@ -76,11 +77,11 @@ const challengeView = (account: ExternalAccountRecord) => {
  * expiresAt → 200 ACTIVE; an invalid or late one → 400 and UNVERIFIED (a new challenge is needed);
  * no outstanding WALLET_SIGNATURE challenge → 409. The failure's state change is kept.
  */
-export const verifyOwnership = (platform: PlatformRecord, id: string, body: unknown, route: ExternalAccountRoute) =>
+export const verifyOwnership = (platform: PlatformRecord, id: string, body: unknown) =>
   commitStep(
     platform.id,
     Effect.gen(function* () {
-      const current = yield* loadExternalAccount(platform, id, route)
+      const current = yield* findExternalAccount(platform, id)
       const input = decodeVerify(body)
       if (Either.isLeft(input)) return yield* input.left
       const chain = chains[current.accountInfo.accountType]
@@ -102,7 +103,7 @@ export const decideLiveness = (platform: PlatformRecord, id: string, body: unkno
     return yield* commitStep(
       platform.id,
       Effect.gen(function* () {
-        const account = yield* loadExternalAccount(platform, id, "customers")
+        const account = yield* findExternalAccount(platform, id)
         const transition = yield* externalAccountStatus(account, { _tag: "DecideLiveness", outcome: input.right.outcome }, yield* Clock.currentTimeMillis)
         return { transition, save: putAccount(platform), view: externalAccountView }
       })
