@@ -10,6 +10,7 @@ import {
   invoke,
   isDomainError,
   isReply,
+  MAX_JSON_DEPTH,
   MethodNotAllowed,
   NO_SIGNATURE,
   NotFound,
@@ -22,6 +23,7 @@ import { authenticateRequest, walletHeaders } from "./basic-auth.ts"
 import { makeMatcher, type Route, routes } from "./routes.ts"
 import { health } from "./health.ts"
 import { logError } from "./log.ts"
+import { textNestsDeeper, valueNestsDeeper } from "./json-depth.ts"
 
 export const BASE_PATH = "/2025-10-13"
 export { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
@@ -152,6 +154,13 @@ export const notJson = (contentType: string | undefined) =>
 export const malformedJson = () =>
   invalidInput([{ field: "body", message: "is not valid JSON" }], "Request body is not valid JSON")
 
+// A 400, not a 413: the body is small; its shape is what no endpoint accepts (DECISIONS #116).
+const nestsTooDeep = () =>
+  invalidInput(
+    [{ field: "body", message: `nests deeper than ${MAX_JSON_DEPTH} levels` }],
+    `Request body nests deeper than ${MAX_JSON_DEPTH} levels`
+  )
+
 // The integrator's mistake, not the client's; still a 4xx, as no request may produce a 500.
 const bodyConsumed = () =>
   new InvalidInput({
@@ -172,11 +181,15 @@ const readBody = (req: HttpRequest, max: number): BodyResult => {
   if (body.byteLength === 0) return { ok: true, value: undefined }
   const contentType = req.header("content-type")
   if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
+  let text: string
+  let value: unknown
   try {
-    return { ok: true, value: JSON.parse(utf8.decode(body)) }
+    text = utf8.decode(body)
+    value = JSON.parse(text)
   } catch {
     return { ok: false, error: malformedJson() }
   }
+  return textNestsDeeper(text, MAX_JSON_DEPTH) ? { ok: false, error: nestsTooDeep() } : { ok: true, value }
 }
 
 /**
@@ -190,7 +203,7 @@ const readParsed = (req: HttpRequest, value: unknown, max: number): BodyResult =
   if (declared === "0") return { ok: true, value: undefined }
   const contentType = req.header("content-type")
   if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
-  return { ok: true, value }
+  return valueNestsDeeper(value, MAX_JSON_DEPTH) ? { ok: false, error: nestsTooDeep() } : { ok: true, value }
 }
 
 /**

@@ -53,6 +53,13 @@ export const PLATFORM_CACHE_MS = 1000
 /** Largest request body the HTTP adapter reads. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
+/**
+ * Deepest nesting of arrays and objects a JSON request body may have (400 past it). The API's
+ * deepest documents (a state import) nest about ten levels; recursive validation and error
+ * formatting overflow the stack somewhere past a thousand.
+ */
+export const MAX_JSON_DEPTH = 64
+
 /** Deepest nesting the CBOR reader follows (WebAuthn attestation objects are shallow). */
 export const CBOR_MAX_DEPTH = 16
 
