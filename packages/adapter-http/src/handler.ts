@@ -138,6 +138,19 @@ const parseQuery = (search: string): Record<string, string> => {
   return out
 }
 
+const utf8Length = (text: string) => new TextEncoder().encode(text).byteLength
+
+/**
+ * A HEAD is routed as a GET and answered with that GET's status and headers, its body's length
+ * included, and no body (DECISIONS #119).
+ */
+const headOf = (res: HttpResponse): HttpResponse =>
+  res.status === 204 ? res : { ...res, headers: { ...res.headers, "content-length": String(utf8Length(res.body)) }, body: "" }
+
+/** A resource that answers GET answers HEAD too. */
+const withHead = (allow: ReadonlyArray<string>): ReadonlyArray<string> =>
+  allow.includes("GET") && !allow.includes("HEAD") ? [...allow, "HEAD"] : allow
+
 const isJson = (contentType: string | undefined) =>
   contentType !== undefined && /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())
 
@@ -219,7 +232,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string>) =>
     Effect.flatMap(authenticateRequest(req.header("authorization")), (platform) => {
       let body: unknown = undefined
-      if (req.method !== "GET" && req.method !== "DELETE") {
+      if (route.method !== "GET" && route.method !== "DELETE") {
         const read = readBody(req, max)
         if (!read.ok) return Effect.fail(read.error)
         body = read.value
@@ -236,8 +249,9 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
     const started = performance.now()
     const q = req.url.indexOf("?")
     const path = q === -1 ? req.url : req.url.slice(0, q)
+    const method = req.method === "HEAD" ? "GET" : req.method
     const done = (res: HttpResponse, extra: { route?: string; platformId?: string } = {}) => {
-      respond(res)
+      respond(req.method === "HEAD" ? headOf(res) : res)
       if (log !== undefined) {
         const code = res.status >= 400 ? (JSON.parse(res.body) as ErrorEnvelope).code : undefined
         log({
@@ -253,12 +267,12 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
     const notFound = () => errorResponse(new NotFound({ message: `No route for ${req.method} ${path}`, details: {} }))
     if (!path.startsWith(BASE_PATH + "/")) {
       // Only outside the version prefix: API requests never pay for the lookup.
-      const operator = operatorRoutes.get(`${req.method} ${path}`)
+      const operator = operatorRoutes.get(`${method} ${path}`)
       return operator !== undefined ? operator(engine, (res) => done(res, { route: path })) : done(notFound())
     }
     const segments = decodeSegments(path.slice(BASE_PATH.length))
     if (segments === undefined) return done(notFound())
-    const m = match(req.method, segments)
+    const m = match(method, segments)
     if (m._tag !== "Found") {
       // Unknown routes still need credentials first, so the API's shape is not probed anonymously.
       // Through runReport, like every route: synchronous on a synchronous store, and still
@@ -274,7 +288,11 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
           m._tag === "NotFound"
             ? notFound()
             : errorResponse(
-                new MethodNotAllowed({ message: `${req.method} is not allowed on ${path}`, details: { allow: m.allow }, allow: m.allow })
+                new MethodNotAllowed({
+                  message: `${req.method} is not allowed on ${path}`,
+                  details: { allow: withHead(m.allow) },
+                  allow: withHead(m.allow)
+                })
               )
         )
       })

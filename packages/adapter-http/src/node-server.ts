@@ -83,7 +83,8 @@ export const nodeListener = (engine: Engine, options: NodeListenerOptions = {}) 
       handle(request, (r) => {
         if (body === "too-large") r.headers["connection"] = "close"
         // A known length lets node:http send head and body in one write instead of chunking.
-        if (r.status !== 204) r.headers["content-length"] = String(Buffer.byteLength(r.body))
+        // A HEAD's answer carries its GET body's length already (node:http sends no body for it).
+        if (r.status !== 204) r.headers["content-length"] ??= String(Buffer.byteLength(r.body))
         res.writeHead(r.status, r.headers)
         res.end(r.body)
       })
