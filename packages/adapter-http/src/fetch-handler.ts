@@ -55,6 +55,7 @@ export const toFetchHandler = (engine: Engine, options: FetchHandlerOptions = {}
     const res = await new Promise<HttpResponse>((resolve) =>
       handle({ method: request.method, url: path + u.search, header: (n) => request.headers.get(n) ?? undefined, body }, resolve)
     )
-    return new Response(res.status === 204 ? null : res.body, { status: res.status, headers: res.headers })
+    const bodyless = res.status === 204 || request.method === "HEAD"
+    return new Response(bodyless ? null : res.body, { status: res.status, headers: res.headers })
   }
 }

@@ -10,6 +10,7 @@ import {
   invoke,
   isDomainError,
   isReply,
+  MAX_JSON_DEPTH,
   MethodNotAllowed,
   NO_SIGNATURE,
   NotFound,
@@ -22,6 +23,7 @@ import { authenticateRequest, walletHeaders } from "./basic-auth.ts"
 import { makeMatcher, type Route, routes } from "./routes.ts"
 import { health } from "./health.ts"
 import { logError } from "./log.ts"
+import { textNestsDeeper, valueNestsDeeper } from "./json-depth.ts"
 
 export const BASE_PATH = "/2025-10-13"
 export { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
@@ -136,6 +138,19 @@ const parseQuery = (search: string): Record<string, string> => {
   return out
 }
 
+const utf8Length = (text: string) => new TextEncoder().encode(text).byteLength
+
+/**
+ * A HEAD is routed as a GET and answered with that GET's status and headers, its body's length
+ * included, and no body (DECISIONS #119).
+ */
+const headOf = (res: HttpResponse): HttpResponse =>
+  res.status === 204 ? res : { ...res, headers: { ...res.headers, "content-length": String(utf8Length(res.body)) }, body: "" }
+
+/** A resource that answers GET answers HEAD too. */
+const withHead = (allow: ReadonlyArray<string>): ReadonlyArray<string> =>
+  allow.includes("GET") && !allow.includes("HEAD") ? [...allow, "HEAD"] : allow
+
 const isJson = (contentType: string | undefined) =>
   contentType !== undefined && /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())
 
@@ -151,6 +166,13 @@ export const notJson = (contentType: string | undefined) =>
 
 export const malformedJson = () =>
   invalidInput([{ field: "body", message: "is not valid JSON" }], "Request body is not valid JSON")
+
+// A 400, not a 413: the body is small; its shape is what no endpoint accepts (DECISIONS #116).
+const nestsTooDeep = () =>
+  invalidInput(
+    [{ field: "body", message: `nests deeper than ${MAX_JSON_DEPTH} levels` }],
+    `Request body nests deeper than ${MAX_JSON_DEPTH} levels`
+  )
 
 // The integrator's mistake, not the client's; still a 4xx, as no request may produce a 500.
 const bodyConsumed = () =>
@@ -172,11 +194,15 @@ const readBody = (req: HttpRequest, max: number): BodyResult => {
   if (body.byteLength === 0) return { ok: true, value: undefined }
   const contentType = req.header("content-type")
   if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
+  let text: string
+  let value: unknown
   try {
-    return { ok: true, value: JSON.parse(utf8.decode(body)) }
+    text = utf8.decode(body)
+    value = JSON.parse(text)
   } catch {
     return { ok: false, error: malformedJson() }
   }
+  return textNestsDeeper(text, MAX_JSON_DEPTH) ? { ok: false, error: nestsTooDeep() } : { ok: true, value }
 }
 
 /**
@@ -190,7 +216,7 @@ const readParsed = (req: HttpRequest, value: unknown, max: number): BodyResult =
   if (declared === "0") return { ok: true, value: undefined }
   const contentType = req.header("content-type")
   if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
-  return { ok: true, value }
+  return valueNestsDeeper(value, MAX_JSON_DEPTH) ? { ok: false, error: nestsTooDeep() } : { ok: true, value }
 }
 
 /**
@@ -206,7 +232,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string>) =>
     Effect.flatMap(authenticateRequest(req.header("authorization")), (platform) => {
       let body: unknown = undefined
-      if (req.method !== "GET" && req.method !== "DELETE") {
+      if (route.method !== "GET" && route.method !== "DELETE") {
         const read = readBody(req, max)
         if (!read.ok) return Effect.fail(read.error)
         body = read.value
@@ -223,8 +249,9 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
     const started = performance.now()
     const q = req.url.indexOf("?")
     const path = q === -1 ? req.url : req.url.slice(0, q)
+    const method = req.method === "HEAD" ? "GET" : req.method
     const done = (res: HttpResponse, extra: { route?: string; platformId?: string } = {}) => {
-      respond(res)
+      respond(req.method === "HEAD" ? headOf(res) : res)
       if (log !== undefined) {
         const code = res.status >= 400 ? (JSON.parse(res.body) as ErrorEnvelope).code : undefined
         log({
@@ -240,12 +267,12 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
     const notFound = () => errorResponse(new NotFound({ message: `No route for ${req.method} ${path}`, details: {} }))
     if (!path.startsWith(BASE_PATH + "/")) {
       // Only outside the version prefix: API requests never pay for the lookup.
-      const operator = operatorRoutes.get(`${req.method} ${path}`)
+      const operator = operatorRoutes.get(`${method} ${path}`)
       return operator !== undefined ? operator(engine, (res) => done(res, { route: path })) : done(notFound())
     }
     const segments = decodeSegments(path.slice(BASE_PATH.length))
     if (segments === undefined) return done(notFound())
-    const m = match(req.method, segments)
+    const m = match(method, segments)
     if (m._tag !== "Found") {
       // Unknown routes still need credentials first, so the API's shape is not probed anonymously.
       // Through runReport, like every route: synchronous on a synchronous store, and still
@@ -261,7 +288,11 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
           m._tag === "NotFound"
             ? notFound()
             : errorResponse(
-                new MethodNotAllowed({ message: `${req.method} is not allowed on ${path}`, details: { allow: m.allow }, allow: m.allow })
+                new MethodNotAllowed({
+                  message: `${req.method} is not allowed on ${path}`,
+                  details: { allow: withHead(m.allow) },
+                  allow: withHead(m.allow)
+                })
               )
         )
       })

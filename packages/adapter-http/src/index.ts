@@ -7,7 +7,7 @@ export {
   type MountOptions,
   type RequestLogEntry
 } from "./handler.ts"
-export { nodeListener, serve, type NodeListenerOptions, type RunningServer, type ServeOptions } from "./node-server.ts"
+export { nodeListener, serve, type NodeListenerOptions, type RunningServer, type ServeOptions, type ServerTimeouts } from "./node-server.ts"
 export { toFetchHandler, type FetchHandlerOptions } from "./fetch-handler.ts"
 export { bodyParserErrors } from "./body-parser-errors.ts"
 export { routes, makeMatcher, type Route } from "./routes.ts"

@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Engine } from "@tessera/core"
+import {
+  type Engine,
+  HTTP_HEADERS_TIMEOUT_MS,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  HTTP_REQUEST_TIMEOUT_MS,
+  HTTP_TIMEOUT_CHECK_INTERVAL_MS
+} from "@tessera/core"
+import { answerClientError } from "./client-errors.ts"
 import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions, type HttpRequest, makeHandler, type MountOptions } from "./handler.ts"
 
 export interface ServeOptions extends HandlerOptions {
@@ -12,6 +19,19 @@ export interface ServeOptions extends HandlerOptions {
    * known) while the caller still prepares the engine, e.g. imports a seed.
    */
   readonly ready?: Promise<void>
+  /** The server's connection timeouts; each defaults to its `HTTP_*` value in the core's limits. */
+  readonly timeouts?: ServerTimeouts
+}
+
+export interface ServerTimeouts {
+  /** An idle keep-alive connection is closed after this long. */
+  readonly keepAliveMs?: number
+  /** A request whose headers have not all arrived after this long is answered 408 and closed. */
+  readonly headersMs?: number
+  /** A request (headers and body) not all arrived after this long is answered 408 and closed. */
+  readonly requestMs?: number
+  /** How often the server looks for requests past their headers or request timeout. */
+  readonly checkIntervalMs?: number
 }
 
 export interface RunningServer {
@@ -63,7 +83,8 @@ export const nodeListener = (engine: Engine, options: NodeListenerOptions = {}) 
       handle(request, (r) => {
         if (body === "too-large") r.headers["connection"] = "close"
         // A known length lets node:http send head and body in one write instead of chunking.
-        if (r.status !== 204) r.headers["content-length"] = String(Buffer.byteLength(r.body))
+        // A HEAD's answer carries its GET body's length already (node:http sends no body for it).
+        if (r.status !== 204) r.headers["content-length"] ??= String(Buffer.byteLength(r.body))
         res.writeHead(r.status, r.headers)
         res.end(r.body)
       })
@@ -115,7 +136,19 @@ export const serve = (options: ServeOptions): Promise<RunningServer> =>
       const go = () => listener(req, res)
       void ready!.then(go, go)
     }
-    const server = createServer({ keepAliveTimeout: 5000 }, ready === undefined ? listener : held)
+    const t = options.timeouts ?? {}
+    const requestTimeout = t.requestMs ?? HTTP_REQUEST_TIMEOUT_MS
+    const server = createServer(
+      {
+        keepAliveTimeout: t.keepAliveMs ?? HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        // node:http requires headersTimeout <= requestTimeout.
+        headersTimeout: Math.min(t.headersMs ?? HTTP_HEADERS_TIMEOUT_MS, requestTimeout),
+        requestTimeout,
+        connectionsCheckingInterval: t.checkIntervalMs ?? HTTP_TIMEOUT_CHECK_INTERVAL_MS
+      },
+      ready === undefined ? listener : held
+    )
+    server.on("clientError", answerClientError)
     server.once("error", reject)
     server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
       const port = (server.address() as AddressInfo).port

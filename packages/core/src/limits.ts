@@ -53,6 +53,24 @@ export const PLATFORM_CACHE_MS = 1000
 /** Largest request body the HTTP adapter reads. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
+/**
+ * The node:http server of `serve`: an idle keep-alive connection is closed after
+ * `HTTP_KEEP_ALIVE_TIMEOUT_MS`; a request whose headers (or whole request, body included) have
+ * not arrived within `HTTP_HEADERS_TIMEOUT_MS` (`HTTP_REQUEST_TIMEOUT_MS`) is answered 408 and
+ * closed. The server looks for stalled requests every `HTTP_TIMEOUT_CHECK_INTERVAL_MS`.
+ */
+export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000
+export const HTTP_HEADERS_TIMEOUT_MS = 10_000
+export const HTTP_REQUEST_TIMEOUT_MS = 30_000
+export const HTTP_TIMEOUT_CHECK_INTERVAL_MS = 1_000
+
+/**
+ * Deepest nesting of arrays and objects a JSON request body may have (400 past it). The API's
+ * deepest documents (a state import) nest about ten levels; recursive validation and error
+ * formatting overflow the stack somewhere past a thousand.
+ */
+export const MAX_JSON_DEPTH = 64
+
 /** Deepest nesting the CBOR reader follows (WebAuthn attestation objects are shallow). */
 export const CBOR_MAX_DEPTH = 16
 
