@@ -1,11 +1,14 @@
 import { Cause, Effect, Exit, Fiber } from "effect"
-import { deliverAll, type Engine } from "@tessera/core"
+import { deliverAll, type Engine, WEBHOOK_STOP_GRACE_MS } from "@tessera/core"
 import { logError } from "./log.ts"
 
 export interface WebhookWorker {
   /** Runs one pass now (tests use it to avoid waiting for the timer). */
   readonly tick: () => Promise<{ readonly attempted: number; readonly delivered: number }>
-  /** Stops the timer and interrupts the pass under way (its in-flight POSTs are aborted). */
+  /**
+   * Stops the timer; the pass under way gets WEBHOOK_STOP_GRACE_MS to finish, then is interrupted
+   * (its POSTs still waiting for an answer are aborted).
+   */
   readonly stop: () => Promise<void>
 }
 
@@ -13,8 +16,8 @@ export interface WebhookWorker {
  * The standalone server's delivery loop: every `intervalMs`, one pass over the outbox (see
  * `deliverAll`). Passes never overlap; all state is in the Store, so a restart resumes where the
  * last recorded attempt left off (an attempt whose outcome was not recorded is sent again: at
- * least once). Stopping does not wait for receivers: an attempt cut short records nothing and its
- * event stays due for the next start.
+ * least once). Stopping waits a short grace for receivers, no more: an attempt cut short records
+ * nothing and its event stays due for the next start.
  */
 export const startWebhookWorker = (engine: Engine, options: { readonly intervalMs?: number } = {}): WebhookWorker => {
   type Pass = { readonly attempted: number; readonly delivered: number }
@@ -47,7 +50,12 @@ export const startWebhookWorker = (engine: Engine, options: { readonly intervalM
     stop: async () => {
       stopped = true
       clearInterval(timer)
-      if (running !== undefined) await Effect.runPromise(Fiber.interrupt(running.fiber))
+      const pass = running
+      if (pass === undefined) return
+      let grace: NodeJS.Timeout | undefined
+      await Promise.race([pass.done.catch(() => undefined), new Promise((r) => (grace = setTimeout(r, WEBHOOK_STOP_GRACE_MS)))])
+      clearTimeout(grace)
+      await Effect.runPromise(Fiber.interrupt(pass.fiber))
     }
   }
 }
