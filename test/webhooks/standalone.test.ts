@@ -47,4 +47,34 @@ describe("the standalone server delivers webhooks", () => {
       await receiver.close()
     }
   })
+
+  it("POST /sandbox/webhooks/test: a receiver answering 500 is a failed delivery, 400 WEBHOOK_DELIVERY_ERROR with the receiver's status", async () => {
+    const receiver = await startReceiver((event) => (event.type === "TEST" ? 500 : 200))
+    const { engine, server, webhooks } = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      db: ":memory:",
+      clientId: "hooks",
+      clientSecret: "hooks-secret",
+      clock: "real",
+      webhookUrl: receiver.url,
+      log: false
+    })
+    try {
+      const res = await fetch(server.url + "/sandbox/webhooks/test", {
+        method: "POST",
+        headers: { authorization: `Basic ${Buffer.from("hooks:hooks-secret").toString("base64")}` }
+      })
+      const body = await res.json()
+      expect(checkResponse(operationFor("POST", "/2025-10-13/sandbox/webhooks/test"), res.status, body).problems).toEqual([])
+      expect(res.status).toBe(400)
+      expect(body).toMatchObject({ status: 400, code: "WEBHOOK_DELIVERY_ERROR", details: { url: receiver.url, response_status: 500 } })
+      expect(receiver.received.map((r) => r.answered)).toEqual([500])
+    } finally {
+      await webhooks.stop()
+      await server.close()
+      await engine.dispose()
+      await receiver.close()
+    }
+  })
 })

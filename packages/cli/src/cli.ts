@@ -116,11 +116,14 @@ const serveUntilSignalled = async (config: ServerConfig) => {
     process.stdout.write(`${signal}: shutting down\n`)
     const force = setTimeout(() => process.exit(1), 10_000)
     force.unref()
-    void webhooks
-      .stop()
-      .then(() => server.close())
+    // Stop accepting and abort the webhook attempts under way at once (their events stay due for
+    // the next start); only then close the store, which in-flight requests may still be using.
+    void Promise.all([server.close(), webhooks.stop()])
       .then(() => engine.dispose())
-      .then(() => process.exit(0))
+      .then(
+        () => process.exit(0),
+        (e: unknown) => crash(e)
+      )
   }
   process.on("SIGINT", () => stop("SIGINT"))
   process.on("SIGTERM", () => stop("SIGTERM"))

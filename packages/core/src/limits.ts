@@ -33,6 +33,13 @@ export const DELIVERY_WINDOW_MS = 7 * 24 * 3_600_000
 export const WEBHOOK_DUE_BATCH = 1_000
 /** One webhook attempt waits this long for the receiver's answer. */
 export const WEBHOOK_TIMEOUT_MS = 5_000
+/** At most this many webhook attempts are in flight at once in a delivery pass (one per resource). */
+export const WEBHOOK_CONCURRENCY = 16
+/**
+ * On shutdown, attempts under way get this long to come back and be recorded (no duplicate on a
+ * restart) before they are aborted (a hanging receiver must not hold the exit).
+ */
+export const WEBHOOK_STOP_GRACE_MS = 500
 
 /** Upper bound of one sandbox clock advance: a bad request must not throw the clock past Date's range. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600

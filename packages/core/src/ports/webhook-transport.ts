@@ -5,7 +5,10 @@ import { WEBHOOK_TIMEOUT_MS } from "../limits.ts"
 export class TransportFailure extends Data.TaggedError("TransportFailure")<{ readonly reason: string }> {}
 
 export interface WebhookTransportService {
-  /** POSTs `body` to `url`; answers the receiver's status and (truncated) body. */
+  /**
+   * POSTs `body` to `url`; answers the receiver's status and (truncated) body. Interrupting the
+   * effect must abort the request (a shutdown does not wait for a receiver that hangs).
+   */
   readonly post: (
     url: string,
     headers: Readonly<Record<string, string>>,

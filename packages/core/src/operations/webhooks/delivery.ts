@@ -15,7 +15,7 @@ import { WebhookTransport } from "../../ports/webhook-transport.ts"
 import { type AttemptOutcome, backoffMs, outboxDelivery } from "../../machines/outbox-delivery.ts"
 import { to, type Transition } from "../../machines/transition.ts"
 import { commitStep } from "../common/step.ts"
-import { WEBHOOK_DUE_BATCH } from "../../limits.ts"
+import { WEBHOOK_CONCURRENCY, WEBHOOK_DUE_BATCH } from "../../limits.ts"
 
 /**
  * Webhook delivery (spec "Events"; reference retry policy): each event is POSTed as its
@@ -89,39 +89,61 @@ const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOut
   )
 
 /**
- * One delivery pass for a platform: the oldest pending event of each resource whose next
- * attempt is due is sent; the outcome is recorded before the next. Later events of a resource
- * wait for the earlier ones, so a receiver sees each resource's events in order.
+ * What is due on a platform now: the due index holds only each resource's head (later events
+ * wait), so a batch is heads of distinct resources. The check against the oldest pending event
+ * keeps order for events stored before heads were marked. Decided before anything is sent.
  */
+const dueHeads = (platform: PlatformRecord) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const due = yield* (yield* Store).due(Outbox, platform.id, "due", sortableInstant(now) ?? "", WEBHOOK_DUE_BATCH)
+    const heads: Array<OutboxEvent> = []
+    for (const event of due) if ((yield* oldestPending(platform, event.resourceId))?.id === event.id) heads.push(event)
+    return heads
+  })
+
+/**
+ * One attempt: send, then record its outcome in its own transaction. Only the send can be
+ * interrupted (a shutdown): an interrupted attempt records nothing and the event stays due, so
+ * it is sent again after a restart; an answer that came back is recorded whatever happens.
+ */
+const attempt = (platform: PlatformRecord, url: string, event: OutboxEvent) =>
+  Effect.gen(function* () {
+    const outcome = yield* send(url, envelope(event))
+    const ok = Either.isRight(outcome) && outcome.right.status >= 200 && outcome.right.status < 300
+    yield* Effect.uninterruptible(
+      Effect.flatMap(Clock.currentTimeMillis, (at) =>
+        recordAttempt(platform, event.id, Either.isRight(outcome) ? { status: outcome.right.status } : { error: outcome.left.reason }, at)
+      )
+    )
+    return ok
+  })
+
+/**
+ * Sends every due head, up to WEBHOOK_CONCURRENCY at once: one slow receiver costs one slot, not
+ * the pass. The heads are of distinct resources, so a resource has one event in flight at most
+ * and its receiver still sees its events in order.
+ */
+const deliverHeads = (work: ReadonlyArray<readonly [PlatformRecord, string, OutboxEvent]>) =>
+  Effect.map(
+    Effect.forEach(work, ([platform, url, event]) => attempt(platform, url, event), { concurrency: WEBHOOK_CONCURRENCY }),
+    (outcomes) => ({ attempted: outcomes.length, delivered: outcomes.filter((ok) => ok).length })
+  )
+
+/** One delivery pass for a platform: the oldest pending event of each resource whose next attempt is due is sent. */
 export const deliverDue = (platform: PlatformRecord) =>
   Effect.gen(function* () {
     const url = platform.webhookUrl
     if (url === undefined) return { attempted: 0, delivered: 0 }
-    const store = yield* Store
-    const now = yield* Clock.currentTimeMillis
-    // What is due now: the due index holds only each resource's head (later events wait),
-    // so a batch is heads of distinct resources. The check against the oldest pending event keeps
-    // order for events stored before heads were marked. Decided before anything is sent.
-    const due = yield* store.due(Outbox, platform.id, "due", sortableInstant(now) ?? "", WEBHOOK_DUE_BATCH)
-    const heads: Array<OutboxEvent> = []
-    for (const event of due) if ((yield* oldestPending(platform, event.resourceId))?.id === event.id) heads.push(event)
-    let attempted = 0
-    let delivered = 0
-    for (const event of heads) {
-      const outcome = yield* send(url, envelope(event))
-      attempted++
-      const at = yield* Clock.currentTimeMillis
-      const ok = Either.isRight(outcome) && outcome.right.status >= 200 && outcome.right.status < 300
-      if (ok) delivered++
-      yield* recordAttempt(platform, event.id, Either.isRight(outcome) ? { status: outcome.right.status } : { error: outcome.left.reason }, at)
-    }
-    return { attempted, delivered }
+    const heads = yield* dueHeads(platform)
+    return yield* deliverHeads(heads.map((event) => [platform, url, event] as const))
   })
 
 /**
  * POST /sandbox/webhooks/test: a TEST event to the platform's URL, never retried. 200 with the
- * receiver's answer; 400 WEBHOOK_ENDPOINT_NOT_SET without a URL, WEBHOOK_DELIVERY_ERROR when no
- * answer came back.
+ * receiver's 2xx answer; 400 WEBHOOK_ENDPOINT_NOT_SET without a URL, WEBHOOK_DELIVERY_ERROR when
+ * no answer came back or the receiver answered anything else (a failed delivery, as the reference
+ * has it; its status is in `details.response_status`).
  */
 export const sendTestWebhook = (platform: PlatformRecord) =>
   Effect.gen(function* () {
@@ -133,18 +155,19 @@ export const sendTestWebhook = (platform: PlatformRecord) =>
     const outcome = yield* send(url, envelope(event))
     if (Either.isLeft(outcome))
       return yield* new WebhookDeliveryError({ message: "The webhook could not be delivered", details: { url, reason: outcome.left.reason } })
+    const { status } = outcome.right
+    if (status < 200 || status >= 300)
+      return yield* new WebhookDeliveryError({ message: `The webhook receiver answered ${status}`, details: { url, response_status: status } })
     return { url, response_status: outcome.right.status, response_body: outcome.right.body }
   })
 
 /** One delivery pass for every platform with a webhook URL (the standalone server's worker tick). */
 export const deliverAll = Effect.gen(function* () {
   const page = yield* (yield* Store).list(Platforms, SERVER_SCOPE, { limit: 10_000, where: [{ index: "withWebhook", eq: "yes" }] })
-  let attempted = 0
-  let delivered = 0
+  const work: Array<readonly [PlatformRecord, string, OutboxEvent]> = []
   for (const platform of page.items) {
-    const r = yield* deliverDue(platform)
-    attempted += r.attempted
-    delivered += r.delivered
+    const url = platform.webhookUrl
+    if (url !== undefined) for (const event of yield* dueHeads(platform)) work.push([platform, url, event])
   }
-  return { attempted, delivered }
+  return yield* deliverHeads(work)
 })
