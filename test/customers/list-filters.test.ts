@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { Effect, type Layer } from "effect"
-import { Engine, type Store, TimeControl } from "@tessera/core"
-import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
-import { SqliteStore } from "@tessera/adapter-sqlite"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { Effect } from "effect"
+import { Engine, TimeControl } from "@tessera/core"
 import { business, individual } from "../support/server.ts"
+import { everyStore } from "../support/stores.ts"
 
 const T0 = Date.UTC(2026, 2, 1, 12, 0, 0)
 /** An instant written with another offset, so a filter must compare instants, not strings. */
@@ -16,11 +12,7 @@ const at = (ms: number, offsetHours: number) => {
   return `${local}${sign}${String(Math.abs(offsetHours)).padStart(2, "0")}:00`
 }
 
-const stores: ReadonlyArray<[string, () => Layer.Layer<Store>]> = [
-  ["memory", () => MemoryStore.layer],
-  ["sqlite", () => SqliteStore.layer({ filename: join(mkdtempSync(join(tmpdir(), "tessera-filters-")), "f.sqlite") })],
-  ["async-memory", () => AsyncMemoryStore.layer]
-]
+const stores = everyStore("filters")
 
 describe.each(stores)("customer list filters on indexes (%s store)", (_name, layer) => {
   it("time bounds compare instants; deleted ones are hidden by default; every page counts every match", async () => {

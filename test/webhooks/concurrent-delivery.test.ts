@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Effect, Layer } from "effect"
-import { deliverAll, Engine, Notifier, type Store, WEBHOOK_CONCURRENCY, WebhookTransport } from "@tessera/core"
-import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
-import { SqliteStore } from "@tessera/adapter-sqlite"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { deliverAll, Engine, WEBHOOK_CONCURRENCY, WebhookTransport } from "@tessera/core"
+import { everyStore, outboxPublisher } from "../support/stores.ts"
 
 /**
  * A slow receiver (each answer takes 200 ms of real time) that records what it got and how many
@@ -36,23 +32,14 @@ const slowReceiver = () => {
   return { layer, received, resources, seen }
 }
 
-const stores: ReadonlyArray<[string, () => Layer.Layer<Store>]> = [
-  ["memory", () => MemoryStore.layer],
-  ["sqlite", () => SqliteStore.layer({ filename: join(mkdtempSync(join(tmpdir(), "tessera-concurrent-")), "c.sqlite") })],
-  ["async-memory", () => AsyncMemoryStore.layer]
-]
+const stores = everyStore("concurrent")
 
 describe.each(stores)("a delivery pass sends to many resources at once (%s store)", (_name, store) => {
   it("a slow receiver takes up to WEBHOOK_CONCURRENCY attempts at once, one per resource, each resource's events in order", async () => {
     const r = slowReceiver()
     const engine = await Engine.make({ store: store(), clock: "virtual", clockStartMs: Date.UTC(2026, 5, 1), webhookTransport: r.layer })
     const platform = await engine.platform({ clientId: "c", clientSecret: "s", webhookUrl: "http://receiver.test/hook" })
-    const publish = (resourceId: string) =>
-      engine.run(
-        Effect.flatMap(Notifier, (n) => n.publish(platform.id, { type: "TEST.EVENT", resourceId, data: {} })).pipe(
-          Effect.tap((e) => Effect.sync(() => r.resources.set(e.id, resourceId)))
-        )
-      )
+    const publish = outboxPublisher(engine, platform.id, r.resources)
     const resources = Array.from({ length: WEBHOOK_CONCURRENCY + 4 }, (_, i) => `r${i}`)
     const published = new Map<string, Array<string>>()
     for (let round = 0; round < 2; round++) for (const id of resources) published.set(id, [...(published.get(id) ?? []), (await publish(id)).id])

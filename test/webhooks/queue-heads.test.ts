@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { Effect, Layer } from "effect"
-import { deliverAll, Engine, makeEngine, Notifier, type Store, TimeControl, WEBHOOK_DUE_BATCH, WebhookTransport } from "@tessera/core"
-import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
-import { SqliteStore } from "@tessera/adapter-sqlite"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { deliverAll, Engine, makeEngine, TimeControl, WEBHOOK_DUE_BATCH, WebhookTransport } from "@tessera/core"
+import { MemoryStore } from "@tessera/adapter-memory"
+import { everyStore, outboxPublisher } from "../support/stores.ts"
 
 /** A receiver that refuses every event about `poison` (500) and takes the rest, recording what it got. */
 const receiver = () => {
@@ -24,23 +21,14 @@ const receiver = () => {
   return { layer, received, resources }
 }
 
-const stores: ReadonlyArray<[string, () => Layer.Layer<Store>]> = [
-  ["memory", () => MemoryStore.layer],
-  ["sqlite", () => SqliteStore.layer({ filename: join(mkdtempSync(join(tmpdir(), "tessera-heads-")), "h.sqlite") })],
-  ["async-memory", () => AsyncMemoryStore.layer]
-]
+const stores = everyStore("heads")
 
 describe.each(stores)("webhook queues per resource (%s store)", (_name, store) => {
   it("a resource stuck on a failing receiver, with more queued events than a pass reads, does not hold back other resources", async () => {
     const r = receiver()
     const engine = await Engine.make({ store: store(), clock: "virtual", clockStartMs: Date.UTC(2026, 5, 1), webhookTransport: r.layer })
     const platform = await engine.platform({ clientId: "c", clientSecret: "s", webhookUrl: "http://receiver.test/hook" })
-    const publish = (resourceId: string) =>
-      engine.run(
-        Effect.flatMap(Notifier, (n) => n.publish(platform.id, { type: "TEST.EVENT", resourceId, data: {} })).pipe(
-          Effect.tap((e) => Effect.sync(() => r.resources.set(e.id, resourceId)))
-        )
-      )
+    const publish = outboxPublisher(engine, platform.id, r.resources)
     for (let i = 0; i <= WEBHOOK_DUE_BATCH; i++) await publish("poison")
     const healthy = [await publish("healthy"), await publish("healthy")]
 
@@ -58,12 +46,7 @@ it("a later event of a resource waits for the earlier one, then becomes due as s
   const r = receiver()
   const engine = makeEngine({ store: MemoryStore.layer, clock: "virtual", clockStartMs: Date.UTC(2026, 5, 1), webhookTransport: r.layer })
   const platform = await engine.platform({ clientId: "c", clientSecret: "s", webhookUrl: "http://receiver.test/hook" })
-  const publish = (resourceId: string) =>
-    engine.run(
-      Effect.flatMap(Notifier, (n) => n.publish(platform.id, { type: "TEST.EVENT", resourceId, data: {} })).pipe(
-        Effect.tap((e) => Effect.sync(() => r.resources.set(e.id, resourceId)))
-      )
-    )
+  const publish = outboxPublisher(engine, platform.id, r.resources)
   const first = await publish("r1")
   const second = await publish("r1")
   expect(first.waiting).toBeUndefined()
