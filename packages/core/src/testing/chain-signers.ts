@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, randomBytes, sign } from "node:crypto"
-import bs58 from "bs58"
+import { base58 } from "@scure/base"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { sha256 } from "@noble/hashes/sha2.js"
@@ -89,7 +89,7 @@ export const solanaSigner = (seed?: Uint8Array): ChainSigner => {
   const secret = seed ?? new Uint8Array(randomBytes(32))
   const pub = ed25519.getPublicKey(secret)
   const key = createPrivateKey({ key: { kty: "OKP", crv: "Ed25519", d: bytesToBase64Url(secret), x: bytesToBase64Url(pub) }, format: "jwk" })
-  return { address: bs58.encode(pub), sign: (message) => bs58.encode(sign(null, utf8(message), key)) }
+  return { address: base58.encode(pub), sign: (message) => base58.encode(sign(null, utf8(message), key)) }
 }
 
 /** Spark: the SDK's identity signature (ECDSA over SHA-256(message), DER hex) by the key the address encodes. */

@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject, verify } from "node:crypto"
-import bs58 from "bs58"
+import { base58 } from "@scure/base"
 import { ed25519 } from "@noble/curves/ed25519.js"
 import { bytesToBase64Url, utf8 } from "../encoding.ts"
 
@@ -10,7 +10,7 @@ import { bytesToBase64Url, utf8 } from "../encoding.ts"
  */
 const decode58 = (s: string): Uint8Array | undefined => {
   try {
-    return bs58.decode(s)
+    return base58.decode(s)
   } catch {
     return undefined
   }
