@@ -30,14 +30,16 @@ export const ensurePlatform = (input: PlatformInput) =>
     const store = yield* Store
     const ids = yield* Ids
     cacheOf(store).delete(input.clientId)
+    // scrypt runs before the transaction, never while it holds the write lock. The stored hash
+    // is kept when it already verifies this secret (a restart with the same configuration), so
+    // a running peer's verified-secret memory stays valid.
+    const [stored] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
+    const keep = stored !== undefined && (yield* Effect.promise(() => verifySecretHash(input.clientSecret, stored.secretHash ?? "")))
+    const secretHash = keep ? stored.secretHash : hashSecret(input.clientSecret)
     return yield* store.transaction(
       Effect.gen(function* () {
         const now = rfc3339(yield* Clock.currentTimeMillis)
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
-        // The stored hash is kept when it already verifies this secret (a restart with the same
-        // configuration), so a running peer's verified-secret memory stays valid.
-        const keep = existing !== undefined && (yield* Effect.promise(() => verifySecretHash(input.clientSecret, existing.secretHash ?? "")))
-        const secretHash = keep ? existing.secretHash : hashSecret(input.clientSecret)
         if (existing !== undefined) {
           const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
           const updated: PlatformRecord = input.webhookUrl === undefined ? { ...current, secretHash } : { ...current, secretHash, webhookUrl: input.webhookUrl }
@@ -77,17 +79,25 @@ export const provisionPlatformAccounts = (platformId: string, now: string) =>
   })
 
 /**
- * Platforms by client id, per store, for one second: every request authenticates, and the
- * store lookup would otherwise cost more than the rest of a GET. The secret is still hashed and
- * compared on every request; only the record is cached. `ensurePlatform` clears the entry, and
- * the short lifetime bounds staleness when another process shares a SQLite file.
+ * What authentication remembers per store, in process memory only: platforms by client id for
+ * one second (every request authenticates, and the store lookup would otherwise cost more than
+ * the rest of a GET; `ensurePlatform` clears the entry, and the short lifetime bounds staleness
+ * when another process shares a SQLite file); the secret each platform was last verified with,
+ * as a fast digest bound to the stored hash it matched (a changed secret invalidates it; the
+ * digest is never written anywhere); and recent failures per client id.
  */
-const platformCache = new WeakMap<object, Map<string, { readonly platform: PlatformRecord | undefined; readonly at: number }>>()
-const cacheOf = (store: object) => {
-  let m = platformCache.get(store)
-  if (m === undefined) platformCache.set(store, (m = new Map()))
+interface AuthMemory {
+  readonly platforms: Map<string, { readonly platform: PlatformRecord | undefined; readonly at: number }>
+  readonly verified: Map<string, { readonly secretHash: string; readonly digest: Buffer }>
+  readonly failures: Map<string, { count: number; readonly since: number }>
+}
+const authMemory = new WeakMap<object, AuthMemory>()
+const memoryOf = (store: object): AuthMemory => {
+  let m = authMemory.get(store)
+  if (m === undefined) authMemory.set(store, (m = { platforms: new Map(), verified: new Map(), failures: new Map() }))
   return m
 }
+const cacheOf = (store: object) => memoryOf(store).platforms
 
 const findPlatform = (clientId: string) =>
   Effect.flatMap(Store, (store) => {
@@ -112,21 +122,6 @@ export interface ClientCredentials {
   readonly clientSecret: string
 }
 
-/**
- * Per store: the secret each client id was last verified with, as a fast digest bound to the
- * stored hash it matched (a changed secret invalidates it), and recent failures per client id.
- * Process memory only; the digest of a verified secret is never written anywhere.
- */
-interface AuthMemory {
-  readonly verified: Map<string, { readonly secretHash: string; readonly digest: Buffer }>
-  readonly failures: Map<string, { count: number; readonly since: number }>
-}
-const authMemory = new WeakMap<object, AuthMemory>()
-const memoryOf = (store: object): AuthMemory => {
-  let m = authMemory.get(store)
-  if (m === undefined) authMemory.set(store, (m = { verified: new Map(), failures: new Map() }))
-  return m
-}
 const digestOf = (secret: string): Buffer => hash("sha256", secret, "buffer")
 
 /** The configured secret is known right: its first request need not pay scrypt. */
