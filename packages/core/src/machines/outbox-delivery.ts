@@ -43,7 +43,8 @@ export const backoffMs = (failedAttempts: number): number => Math.min(BACKOFF_BA
 /** Whether a pending event's next attempt is due at `now`. */
 export const isDue = (e: DeliveryState, now: number): boolean => deliveryStatus(e) === "PENDING" && (e.nextAttemptAtMs ?? 0) <= now
 
-const delivered = (o: AttemptOutcome) => "status" in o && o.status >= 200 && o.status < 300
+/** Whether an attempt delivered the event: the receiver answered 2xx. */
+export const delivered = (o: AttemptOutcome): boolean => "status" in o && o.status >= 200 && o.status < 300
 
 /** Generic in the record so the outbox's own fields ride along untouched. */
 export const outboxDelivery = <S extends DeliveryState>(event: S, { outcome }: DeliveryEvent, now: number): Either.Either<Transition<S>, DomainError> => {

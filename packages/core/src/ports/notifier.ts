@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { makeId } from "../domain/ids.ts"
-import { collection, sortableInstant, Store, type StoreError } from "./store.ts"
+import { collection, sortableInstant, Store, type StoreError, type StoreService } from "./store.ts"
 import { Ids } from "./ids.ts"
 import { rfc3339 } from "../domain/time.ts"
 
@@ -43,6 +43,10 @@ export const Outbox = collection<OutboxEvent>()("outbox", (e) => e.id, {
   due: { kind: "ordered", keys: (e) => (isUndelivered(e) && e.waiting !== true ? sortableInstant(e.nextAttemptAtMs ?? 0) : undefined) }
 })
 
+/** The oldest undelivered event of a resource in a scope, if any: the head of its delivery queue. */
+export const oldestUndelivered = (store: StoreService, scope: string, resourceId: string) =>
+  Effect.map(store.list(Outbox, scope, { where: [{ index: "pendingResource", eq: resourceId }], limit: 1 }), (page) => page.items[0])
+
 export interface OtpDelivery {
   readonly scope: string
   readonly channel: "EMAIL" | "SMS"
@@ -72,14 +76,14 @@ export class Notifier extends Context.Tag("@tessera/Notifier")<Notifier, Notifie
           publish: (scope, event) =>
             Effect.gen(function* () {
               const now = yield* Clock.currentTimeMillis
-              const ahead = yield* store.list(Outbox, scope, { where: [{ index: "pendingResource", eq: event.resourceId }], limit: 1 })
+              const ahead = yield* oldestUndelivered(store, scope, event.resourceId)
               const record: OutboxEvent = {
                 id: makeId("Webhook", yield* ids.uuid),
                 type: event.type,
                 timestamp: rfc3339(now),
                 data: event.data,
                 resourceId: event.resourceId,
-                ...(ahead.items.length > 0 ? { waiting: true as const } : {})
+                ...(ahead === undefined ? {} : { waiting: true as const })
               }
               yield* store.put(Outbox, scope, record)
               return record

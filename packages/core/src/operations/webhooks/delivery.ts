@@ -8,11 +8,11 @@ import { signP256 } from "../../crypto/p256.ts"
 import { serverKeyPair } from "../wallet-auth/server-keys.ts"
 import { utf8 } from "../../crypto/encoding.ts"
 import { Ids } from "../../ports/ids.ts"
-import { isUndelivered, Outbox, type OutboxEvent } from "../../ports/notifier.ts"
+import { isUndelivered, oldestUndelivered, Outbox, type OutboxEvent } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, sortableInstant, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
-import { type AttemptOutcome, backoffMs, outboxDelivery } from "../../machines/outbox-delivery.ts"
+import { type AttemptOutcome, backoffMs, delivered, outboxDelivery } from "../../machines/outbox-delivery.ts"
 import { to, type Transition } from "../../machines/transition.ts"
 import { commitStep } from "../common/step.ts"
 import { WEBHOOK_CONCURRENCY, WEBHOOK_DUE_BATCH } from "../../limits.ts"
@@ -53,12 +53,8 @@ const send = (url: string, body: string) =>
     return yield* Effect.either((yield* WebhookTransport).post(url, headers, body))
   })
 
-/** The oldest undelivered event of a resource, if any (its queue's head once the one before settled). */
 const oldestPending = (platform: PlatformRecord, resourceId: string) =>
-  Effect.map(
-    Effect.flatMap(Store, (store) => store.list(Outbox, platform.id, { where: [{ index: "pendingResource", eq: resourceId }], limit: 1 })),
-    (page) => page.items[0]
-  )
+  Effect.flatMap(Store, (store) => oldestUndelivered(store, platform.id, resourceId))
 
 /** Once a resource's head is delivered or abandoned, the next event of its queue becomes due. */
 const promoteNext = (platform: PlatformRecord, resourceId: string) =>
@@ -109,14 +105,10 @@ const dueHeads = (platform: PlatformRecord) =>
  */
 const attempt = (platform: PlatformRecord, url: string, event: OutboxEvent) =>
   Effect.gen(function* () {
-    const outcome = yield* send(url, envelope(event))
-    const ok = Either.isRight(outcome) && outcome.right.status >= 200 && outcome.right.status < 300
-    yield* Effect.uninterruptible(
-      Effect.flatMap(Clock.currentTimeMillis, (at) =>
-        recordAttempt(platform, event.id, Either.isRight(outcome) ? { status: outcome.right.status } : { error: outcome.left.reason }, at)
-      )
-    )
-    return ok
+    const sent = yield* send(url, envelope(event))
+    const outcome: AttemptOutcome = Either.isRight(sent) ? { status: sent.right.status } : { error: sent.left.reason }
+    yield* Effect.uninterruptible(Effect.flatMap(Clock.currentTimeMillis, (at) => recordAttempt(platform, event.id, outcome, at)))
+    return delivered(outcome)
   })
 
 /**
@@ -156,7 +148,7 @@ export const sendTestWebhook = (platform: PlatformRecord) =>
     if (Either.isLeft(outcome))
       return yield* new WebhookDeliveryError({ message: "The webhook could not be delivered", details: { url, reason: outcome.left.reason } })
     const { status } = outcome.right
-    if (status < 200 || status >= 300)
+    if (!delivered({ status }))
       return yield* new WebhookDeliveryError({ message: `The webhook receiver answered ${status}`, details: { url, response_status: status } })
     return { url, response_status: outcome.right.status, response_body: outcome.right.body }
   })
