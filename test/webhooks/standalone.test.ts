@@ -5,19 +5,14 @@ import { checkResponse } from "../support/openapi-checker.ts"
 import { operationFor } from "../support/server.ts"
 import { startReceiver } from "./receiver.ts"
 
+/** The standalone server on an in-memory store, sending its webhooks to `webhookUrl`. */
+const serverFor = (webhookUrl: string) =>
+  startServer({ port: 0, host: "127.0.0.1", db: ":memory:", clientId: "hooks", clientSecret: "hooks-secret", clock: "real", webhookUrl, log: false })
+
 describe("the standalone server delivers webhooks", () => {
   it("TESSERA_WEBHOOK_URL receives signed EXTERNAL_ACCOUNT.STATUS_UPDATED events; the key and the test webhook are served", async () => {
     const receiver = await startReceiver()
-    const { engine, server, webhooks } = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      db: ":memory:",
-      clientId: "hooks",
-      clientSecret: "hooks-secret",
-      clock: "real",
-      webhookUrl: receiver.url,
-      log: false
-    })
+    const { engine, server, webhooks } = await serverFor(receiver.url)
     const auth = `Basic ${Buffer.from("hooks:hooks-secret").toString("base64")}`
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(server.url + path, { method, headers: { authorization: auth, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
@@ -50,16 +45,7 @@ describe("the standalone server delivers webhooks", () => {
 
   it("POST /sandbox/webhooks/test: a receiver answering 500 is a failed delivery, 400 WEBHOOK_DELIVERY_ERROR with the receiver's status", async () => {
     const receiver = await startReceiver((event) => (event.type === "TEST" ? 500 : 200))
-    const { engine, server, webhooks } = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      db: ":memory:",
-      clientId: "hooks",
-      clientSecret: "hooks-secret",
-      clock: "real",
-      webhookUrl: receiver.url,
-      log: false
-    })
+    const { engine, server, webhooks } = await serverFor(receiver.url)
     try {
       const res = await fetch(server.url + "/sandbox/webhooks/test", {
         method: "POST",
