@@ -194,7 +194,7 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("credentials and 
     const done = await retry(t, "POST", path, first, key, { clientPublicKey: client.publicKeyUncompressed })
     expect(done.status).toBe(200)
     const secret = decryptExport(done.body.encryptedWalletCredentials, client.privateKey)
-    expect(secret).toMatch(/^seed:[0-9a-f]{64}$/)
+    expect(secret).toMatch(/^[a-z]+( [a-z]+){23}$/)
     expect(() => decryptExport(done.body.encryptedWalletCredentials, other.privateKey)).toThrow()
     // Same wallet, same secret on a second export.
     const again = await signed(t, "POST", path, key, { clientPublicKey: client.publicKeyUncompressed })

@@ -23,7 +23,7 @@ export const internalAccountEndpoints = [
     path: "/internal-accounts/{id}/export",
     operationId: "exportInternalAccount",
     status: 200,
-    summary: "Export the wallet's secret seed, sealed to the client's key (a signed retry)",
+    summary: "Export the wallet's BIP-39 mnemonic, sealed to the client's key (a signed retry)",
     body: ExportBody,
     signedRetry: true,
     run: (r) => exportWallet(r.platform, r.params.id, r.body, r.headers, r.target)

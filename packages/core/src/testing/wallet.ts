@@ -86,7 +86,10 @@ export const decryptSessionKey = (encryptedSessionSigningKey: string, clientPriv
   return bytesToHex(key)
 }
 
-/** The wallet secret from an export's `encryptedWalletCredentials`. */
+/**
+ * The wallet's BIP-39 mnemonic (24 English words, single spaces) from an export's
+ * `encryptedWalletCredentials`; `mnemonicSigner` derives its keys.
+ */
 export const decryptExport = (encryptedWalletCredentials: string, clientPrivateKey: string): string => {
   const outer = parseJson(encryptedWalletCredentials)
   if (!isRecord(outer) || typeof outer["data"] !== "string") throw new Error("not an export bundle")

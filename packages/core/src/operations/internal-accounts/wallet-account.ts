@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto"
 import { Clock, Effect, Either } from "effect"
 import { InternalAccounts } from "../../domain/collections.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
@@ -6,6 +5,7 @@ import { reply } from "../../domain/reply.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { decodeBody, ExportBody, InternalAccountUpdate } from "../../domain/wallet-auth/inputs.ts"
 import { sealExport } from "../../crypto/bundles.ts"
+import { walletMnemonic } from "../../crypto/mnemonic.ts"
 import { Keys } from "../../ports/keys.ts"
 import { Store } from "../../ports/store.ts"
 import { accountSession } from "../../signed-retry/authorize.ts"
@@ -15,22 +15,16 @@ import { type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry
 import type { SignedTarget } from "../../signed-retry/target.ts"
 import { ephemeralSecret, loadWallet } from "../wallet-auth/wallet-context.ts"
 
-/**
- * The wallet's secret seed, the same at every export: derived from a server key and the account
- * id, never stored. The reference seals a BIP-39 mnemonic; the pinned stack carries no BIP-39
- * wordlist, so the sandbox seals the 256-bit seed as `seed:<hex>` (README, "Deviations").
- */
-const walletSeed = (accountId: string) =>
-  Effect.map(Effect.flatMap(Keys, (k) => k.secret("wallet-seed-hmac", 32)), (key) =>
-    `seed:${createHmac("sha256", key).update(accountId).digest("hex")}`
-  )
+/** The wallet's BIP-39 mnemonic, the master secret its keys derive from (crypto/mnemonic.ts). */
+const mnemonicOf = (accountId: string) =>
+  Effect.map(Effect.flatMap(Keys, (k) => k.secret("wallet-seed-hmac", 32)), (key) => walletMnemonic(key, accountId))
 
 const exportOp = defineSignedOperation(
   "exportWallet",
   (platform: PlatformRecord, input: { readonly accountId: string; readonly clientPublicKey: string }) =>
     Effect.gen(function* () {
       const wallet = yield* loadWallet(platform, input.accountId)
-      const sealed = sealExport(Buffer.from(input.clientPublicKey, "hex"), yield* walletSeed(wallet.id), platform.id, yield* ephemeralSecret)
+      const sealed = sealExport(Buffer.from(input.clientPublicKey, "hex"), yield* mnemonicOf(wallet.id), platform.id, yield* ephemeralSecret)
       return reply(200, { id: wallet.id, encryptedWalletCredentials: sealed })
     }),
   // The credentials exist only in the answer to the re-sent retry (spec, still-processing 4).
