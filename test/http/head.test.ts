@@ -1,3 +1,4 @@
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeEngine } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
@@ -47,6 +48,21 @@ describe("HEAD answers like GET, without a body (node:http)", () => {
       expect(getBody).not.toBe("")
       expect(headBody).toBe("")
     })
+
+  it("HEAD refused by the parser (headers past 16 KB) answers 431 without a body, so the connection is not misread", async () => {
+    const raw = await new Promise<string>((resolve) => {
+      const chunks: Array<Buffer> = []
+      const socket = connect({ host: "127.0.0.1", port: t.server.port }, () =>
+        socket.end(`HEAD ${V}/customers HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(20_000)}\r\n\r\n`)
+      )
+      socket.on("data", (c: Buffer) => chunks.push(c))
+      socket.on("error", () => undefined)
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")))
+    })
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /)
+    expect(raw).toMatch(/content-length: [1-9]\d*\r\n/)
+    expect(raw.endsWith("\r\n\r\n")).toBe(true)
+  })
 
   it("HEAD on a route without GET is still a 405", async () => {
     const res = await fetch(`${t.origin}${V}/sandbox/clock/advance`, { method: "HEAD", headers: { authorization: basic() } })

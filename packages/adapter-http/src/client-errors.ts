@@ -40,7 +40,7 @@ const envelopeFor = (code: string | undefined): { readonly reason: string; reado
  * closes the connection, where node:http would send a bare status line with no body. A
  * connection whose response has begun, or that cannot be written, is only destroyed.
  */
-export const answerClientError = (err: Error & { readonly code?: string }, socket: Duplex): void => {
+export const answerClientError = (err: Error & { readonly code?: string; readonly rawPacket?: Buffer }, socket: Duplex): void => {
   const inFlight = (socket as Duplex & { readonly _httpMessage?: { readonly headersSent?: boolean } })._httpMessage
   if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
     socket.destroy()
@@ -48,11 +48,14 @@ export const answerClientError = (err: Error & { readonly code?: string }, socke
   }
   const { reason, envelope } = envelopeFor(err.code)
   const body = JSON.stringify(envelope)
+  // A HEAD request's answer has no body, even this one: a client reading it would take the body
+  // for the start of a next response. The parser hands over what it read, so the method is known.
+  const head = err.rawPacket?.subarray(0, 5).toString("latin1") === "HEAD "
   socket.end(
     `HTTP/1.1 ${envelope.status} ${reason}\r\n` +
       "content-type: application/json; charset=utf-8\r\n" +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       "connection: close\r\n\r\n" +
-      body
+      (head ? "" : body)
   )
 }
