@@ -10,7 +10,7 @@ import { CLIENT_ID, CLIENT_SECRET, individual, startTestServer, type TestServer 
 
 type Doc = {
   openapi: string
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }> }>>
   components: { schemas: Record<string, unknown> }
 }
 
@@ -143,6 +143,11 @@ describe("real answers satisfy the served document's own schemas", () => {
     for (const { path, method, op } of operationsOf(doc)) {
       const notFound = { status: 404, body: { status: 404, code: "NOT_FOUND", message: "x", details: {} } }
       conforms(method, path, notFound)
+      // Authentication's throttle and the parser's refusals come before any operation is known.
+      conforms(method, path, { status: 429, body: { status: 429, code: "RATE_LIMITED", message: "x", details: { reason: "TOO_MANY_FAILED_AUTHENTICATIONS" } } })
+      expect(op.responses["429"]?.headers?.["Retry-After"], `${op.operationId} 429 Retry-After`).toBeDefined()
+      conforms(method, path, { status: 431, body: { status: 431, code: "REQUEST_HEADER_FIELDS_TOO_LARGE", message: "x", details: {} } })
+      conforms(method, path, { status: 408, body: { status: 408, code: "REQUEST_TIMEOUT", message: "x", details: {} } })
       if (deviations.processingOperations.has(op.operationId)) conforms(method, path, processing)
       const names = new Set((op as { parameters?: Array<{ name: string }> }).parameters?.map((p) => p.name))
       for (const [reference, own] of Object.entries(deviations.headerNames))

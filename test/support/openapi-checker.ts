@@ -1,5 +1,6 @@
 import Ajv2020 from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
+import { BASE_PATH, makeMatcher, routes } from "@tessera/adapter-http"
 import { deviations, type JsonSchema, referenceFacts } from "@tessera/adapter-http/openapi"
 
 /**
@@ -58,7 +59,7 @@ export const checkResponse = (operationId: string | undefined, status: number, b
   const httpLayer = code !== undefined && deviations.httpLayerCodes.get(code) === status
   const declared = responses[String(status)]
   if (declared === undefined) {
-    if (!(deviations.anyOperationStatuses.has(status) && (httpLayer || status === 401)))
+    if (!(deviations.anyOperationStatuses.has(status) && (httpLayer || deviations.authenticationStatuses.has(status))))
       problems.push(`${operationId} does not declare status ${status}`)
     return { ok: problems.length === 0, problems }
   }
@@ -71,4 +72,19 @@ export const checkResponse = (operationId: string | undefined, status: number, b
     if (!v(body)) problems.push(`${operationId} ${status}: ${ajv.errorsText(v.errors)}`)
   }
   return { ok: problems.length === 0, problems }
+}
+
+const match = makeMatcher(routes)
+
+/** The reference operation a request addresses, for the response checker. */
+export const operationFor = (method: string, path: string): string | undefined => {
+  if (!path.startsWith(BASE_PATH + "/")) return undefined
+  let segments: Array<string>
+  try {
+    segments = path.slice(BASE_PATH.length).split("?")[0]!.split("/").slice(1).map(decodeURIComponent)
+  } catch {
+    return undefined
+  }
+  const m = match(method, segments)
+  return m._tag === "Found" ? m.route.operationId : undefined
 }

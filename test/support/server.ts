@@ -5,28 +5,15 @@ import { expect } from "vitest"
 import { Engine } from "@tessera/core"
 import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
-import { BASE_PATH, makeMatcher, routes, serve, type RunningServer } from "@tessera/adapter-http"
-import { checkResponse } from "./openapi-checker.ts"
+import { serve, type RunningServer } from "@tessera/adapter-http"
+import { checkResponse, operationFor } from "./openapi-checker.ts"
+
+export { operationFor }
 
 export const CLIENT_ID = "test-client"
 export const CLIENT_SECRET = "test-secret-0123456789"
 export const basic = (id = CLIENT_ID, secret = CLIENT_SECRET) =>
   `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
-
-const match = makeMatcher(routes)
-
-/** The reference operation a request addresses, for the response checker. */
-export const operationFor = (method: string, path: string): string | undefined => {
-  if (!path.startsWith(BASE_PATH + "/")) return undefined
-  let segments: Array<string>
-  try {
-    segments = path.slice(BASE_PATH.length).split("?")[0]!.split("/").slice(1).map(decodeURIComponent)
-  } catch {
-    return undefined
-  }
-  const m = match(method, segments)
-  return m._tag === "Found" ? m.route.operationId : undefined
-}
 
 export interface Reply {
   readonly status: number

@@ -8,6 +8,8 @@ export interface Deviations {
   readonly httpLayerCodes: ReadonlyMap<string, number>
   /** Statuses any operation may answer, because they come from the HTTP layer or from authentication. */
   readonly anyOperationStatuses: ReadonlySet<number>
+  /** Statuses authentication answers before any operation runs: 401, and 429 once wrong secrets are throttled (#128). */
+  readonly authenticationStatuses: ReadonlySet<number>
   /** Prefix of Tessera's own operations (sandbox controls), absent from the reference. */
   readonly ownOperationPrefix: string
   /**
@@ -23,13 +25,17 @@ const httpLayerCodes: ReadonlyMap<string, number> = new Map([
   ["NOT_FOUND", 404],
   ["METHOD_NOT_ALLOWED", 405],
   ["PAYLOAD_TOO_LARGE", 413],
-  ["UNSUPPORTED_MEDIA_TYPE", 415]
+  ["UNSUPPORTED_MEDIA_TYPE", 415],
+  // Answered by the server before any route is known (#117): a request past its timeout, headers past 16 KB.
+  ["REQUEST_TIMEOUT", 408],
+  ["REQUEST_HEADER_FIELDS_TOO_LARGE", 431]
 ])
 
 export const deviations: Deviations = {
   httpLayerCodes,
-  // Authentication (401) and the HTTP layer's own statuses can come from any operation.
-  anyOperationStatuses: new Set([401, ...httpLayerCodes.values()]),
+  // Authentication (401, 429) and the HTTP layer's own statuses can come from any operation.
+  anyOperationStatuses: new Set([401, 429, ...httpLayerCodes.values()]),
+  authenticationStatuses: new Set([401, 429]),
   ownOperationPrefix: "tessera.",
   processingOperations: new Set([
     "createAuthCredential",

@@ -67,8 +67,9 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
       "sameAs" in own.response ? (referenceFacts.operations[own.response.sameAs]?.responses["200"] ?? null) : json.output(own.response)
     out["4XX"] = json.output(ErrorEnvelope)
   }
-  // Authentication answers 401 before any operation runs.
+  // Authentication answers 401 before any operation runs, and 429 to a client id throttled after wrong secrets (#128).
   out["401"] ??= ref("Error401")
+  out["429"] ??= ref("Error429")
   if (deviations.processingOperations.has(id)) out["200"] = either(out["200"], json.output(Processing))
   for (const [code, status] of deviations.httpLayerCodes) {
     if ((status === 413 || status === 415) && !readsBody(route)) continue
