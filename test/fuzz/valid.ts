@@ -1,0 +1,126 @@
+import { type KeyPair, mintOidcToken, newKeyPair, sealOtp } from "@tessera/core/testing"
+import type { Pool } from "./pool.ts"
+import type { Corpus, Rand } from "./random.ts"
+
+/** What a request generator may use: the seeded choices, fast-check's samples, the ids seen so far. */
+export interface Ctx {
+  readonly r: Rand
+  readonly c: Corpus
+  readonly pool: Pool
+  /** A few fixed key pairs (made once from the seed: key generation is not what is fuzzed). */
+  readonly keys: ReadonlyArray<KeyPair>
+}
+
+/** A request to one route, before any hostile change: path parameters, query, body, extra headers. */
+export interface Template {
+  readonly params: Readonly<Record<string, string>>
+  readonly query?: string
+  readonly body?: unknown
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export const fuzzKeys = (seed: number): ReadonlyArray<KeyPair> =>
+  Array.from({ length: 6 }, (_, i) => newKeyPair(new Uint8Array(32).fill((seed + i) & 0xff)))
+
+const n = (x: Ctx) => x.r.int(1 << 30)
+const customer = (x: Ctx) => x.pool.id("Customer", n(x))
+const account = (x: Ctx) => x.pool.id("InternalAccount", n(x))
+const external = (x: Ctx) => x.pool.id("ExternalAccount", n(x))
+const credential = (x: Ctx) => x.pool.id("AuthMethod", n(x))
+const session = (x: Ctx) => x.pool.id("Session", n(x))
+const key = (x: Ctx) => x.r.pick(x.keys)
+const email = (x: Ctx) => `f${x.r.int(1e9)}@example.com`
+const digits = (x: Ctx, length: number) => Array.from({ length }, () => x.r.int(10)).join("")
+// The sandbox's suffix tables decide outcomes by the last digits: cover them.
+const suffix = (x: Ctx) => x.r.pick(["001", "002", "003", "004", "005", "006", "007", "000", digits(x, 3)])
+
+const individual = (x: Ctx) => ({
+  customerType: "INDIVIDUAL",
+  fullName: `Fuzz Person ${suffix(x)}`,
+  email: email(x),
+  birthDate: "1990-01-15",
+  nationality: "US",
+  ...(x.r.chance(0.3) ? { platformCustomerId: `p-${x.r.int(500)}` } : {}),
+  ...(x.r.chance(0.3) ? { address: { line1: "1 Main St", postalCode: "94105", country: "US" } } : {})
+})
+
+const business = (x: Ctx) => ({
+  customerType: "BUSINESS",
+  email: email(x),
+  businessInfo: { legalName: "Fuzz Corp", country: "US", taxId: "47-1234567", incorporatedOn: "2018-03-14", registrationNumber: `55${digits(x, 2)}${suffix(x)}` }
+})
+
+const externalAccount = (x: Ctx) =>
+  x.r.pick([
+    () => ({
+      currency: "USD",
+      accountInfo: {
+        accountType: "USD_ACCOUNT",
+        accountNumber: `12345${suffix(x)}`,
+        routingNumber: "021000021",
+        beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Jane Smith" }
+      }
+    }),
+    () => ({ currency: "USDC", ownershipType: "FIRST_PARTY", accountInfo: { accountType: "ETHEREUM_WALLET", address: `0x${digits(x, 40)}` } }),
+    () => ({ currency: "BTC", accountInfo: { accountType: "LIGHTNING", lightningAddress: `z${x.r.int(1000)}@example.com` } })
+  ])()
+
+const listQuery = (x: Ctx, filters: ReadonlyArray<string>) =>
+  [x.r.chance(0.5) ? `limit=${1 + x.r.int(100)}` : "", ...filters.filter(() => x.r.chance(0.3))].filter((s) => s !== "").join("&")
+
+const otpBundle = (x: Ctx) => {
+  const known = x.pool.otpTargets.at(-1 - x.r.int(Math.max(1, x.pool.otpTargets.length)))
+  return known === undefined ? "{}" : sealOtp(known, x.r.pick(["000000", "123456", digits(x, 6)]), key(x))
+}
+
+/** A valid-looking request for every route, keyed by operationId; a test checks none is missing. */
+export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
+  createCustomer: (x) => ({ params: {}, body: x.r.chance(0.7) ? individual(x) : business(x) }),
+  listCustomers: (x) => ({ params: {}, query: listQuery(x, ["customerType=INDIVIDUAL", "kycStatus=APPROVED", `platformCustomerId=p-${x.r.int(500)}`]) }),
+  getEndUserTerms: () => ({ params: {} }),
+  getCustomerById: (x) => ({ params: { customerId: customer(x) } }),
+  updateCustomerById: (x) => ({ params: { customerId: customer(x) }, body: { customerType: "INDIVIDUAL", fullName: `Renamed ${suffix(x)}` } }),
+  deleteCustomerById: (x) => ({ params: { customerId: customer(x) } }),
+  listCustomerInternalAccounts: (x) => ({ params: {}, query: listQuery(x, [`customerId=${encodeURIComponent(customer(x))}`]) }),
+  exportInternalAccount: (x) => ({ params: { id: account(x) }, body: { clientPublicKey: key(x).publicKeyUncompressed } }),
+  updateInternalAccount: (x) => ({ params: { id: account(x) }, body: { privateEnabled: x.r.chance(0.5) } }),
+  createAuthCredential: (x) => ({
+    params: {},
+    body: x.r.chance(0.5) ? { type: "EMAIL_OTP", accountId: account(x) } : { type: "OAUTH", accountId: account(x), oidcToken: mintOidcToken({ sub: `u${x.r.int(100)}` }) }
+  }),
+  listAuthCredentials: (x) => ({ params: {}, query: listQuery(x, [`accountId=${encodeURIComponent(account(x))}`]) }),
+  revokeAuthCredential: (x) => ({ params: { id: credential(x) } }),
+  challengeAuthCredential: (x) => ({ params: { id: credential(x) }, ...(x.r.chance(0.5) ? { body: { clientPublicKey: key(x).publicKey } } : {}) }),
+  verifyAuthCredential: (x) => ({ params: { id: credential(x) }, body: { type: "EMAIL_OTP", encryptedOtpBundle: otpBundle(x) } }),
+  listAuthSessions: (x) => ({ params: {}, query: listQuery(x, [`accountId=${encodeURIComponent(account(x))}`]) }),
+  revokeAuthSession: (x) => ({ params: { id: session(x) } }),
+  refreshAuthSession: (x) => ({ params: { id: session(x) }, body: { clientPublicKey: key(x).publicKey } }),
+  createCustomerExternalAccount: (x) => ({ params: {}, body: { customerId: customer(x), ...externalAccount(x) } }),
+  listCustomerExternalAccounts: (x) => ({ params: {}, query: listQuery(x, [`customerId=${encodeURIComponent(customer(x))}`, "currency=USD"]) }),
+  getCustomerExternalAccountById: (x) => ({ params: { externalAccountId: external(x) } }),
+  deleteCustomerExternalAccountById: (x) => ({ params: { externalAccountId: external(x) } }),
+  createExternalAccountOwnershipChallenge: (x) => ({ params: { externalAccountId: external(x) }, body: { method: "WALLET_SIGNATURE" } }),
+  verifyExternalAccountOwnership: (x) => ({ params: { externalAccountId: external(x) }, body: { signature: `0x${digits(x, 130)}` } }),
+  "tessera.decideLiveness": (x) => ({ params: { externalAccountId: external(x) }, body: { outcome: x.r.pick(["PASSED", "FAILED"]) } }),
+  startBeneficiaryTrust: (x) => ({ params: { externalAccountId: external(x) } }),
+  confirmBeneficiaryTrust: (x) => ({ params: { externalAccountId: external(x) }, body: { code: "123456", challengeId: x.pool.id("ScaChallenge", n(x)) } }),
+  startBeneficiaryUntrust: (x) => ({ params: { externalAccountId: external(x) } }),
+  confirmBeneficiaryUntrust: (x) => ({ params: { externalAccountId: external(x) }, body: { code: "123456", challengeId: x.pool.id("ScaChallenge", n(x)) } }),
+  listPlatformInternalAccounts: (x) => ({ params: {}, query: listQuery(x, []) }),
+  createPlatformExternalAccount: (x) => ({ params: {}, body: externalAccount(x) }),
+  listPlatformExternalAccounts: (x) => ({ params: {}, query: listQuery(x, ["currency=USDC"]) }),
+  getPlatformExternalAccountById: (x) => ({ params: { externalAccountId: external(x) } }),
+  deletePlatformExternalAccountById: (x) => ({ params: { externalAccountId: external(x) } }),
+  createPlatformExternalAccountOwnershipChallenge: (x) => ({ params: { externalAccountId: external(x) }, body: { method: "WALLET_SIGNATURE" } }),
+  verifyPlatformExternalAccountOwnership: (x) => ({ params: { externalAccountId: external(x) }, body: { signature: `0x${digits(x, 130)}` } }),
+  "tessera.listEvents": (x) => ({ params: {}, query: listQuery(x, []) }),
+  sendTestWebhook: () => ({ params: {} }),
+  "tessera.webhookPublicKey": () => ({ params: {} }),
+  "tessera.holdAccountOperations": (x) => ({ params: { id: account(x) }, body: { operations: x.r.int(3), seconds: x.r.int(30) } }),
+  "tessera.holdPlatformOperations": (x) => ({ params: {}, body: { operations: x.r.int(3), seconds: x.r.int(30) } }),
+  "tessera.getClock": () => ({ params: {} }),
+  "tessera.advanceClock": (x) => ({ params: {}, body: { seconds: x.r.pick([1, 5, 31, 60, 400, 3600]) } }),
+  "tessera.resetSandbox": () => ({ params: {} }),
+  "tessera.exportSandboxState": () => ({ params: {} }),
+  "tessera.importSandboxState": (x) => ({ params: {}, body: x.pool.stateDocument ?? { format: "tessera-state", version: 1, collections: {} } })
+}
