@@ -29,7 +29,8 @@ describe("strict CBOR: each malformed item is refused, its well-formed twin is r
     ["text that is not UTF-8", "62c328", "626869"],
     ["an array longer than the input", "9bffffffffffffffff", "80"],
     ["a reserved head", "1c", "17"],
-    ["a simple value other than true/false/null/undefined", "f820", "f6"]
+    ["a simple value other than true/false/null/undefined", "f820", "f6"],
+    ["an item over 16 KiB", "594001" + "00".repeat(16 * 1024 + 1), "59" + "3ffb" + "00".repeat(16 * 1024 - 5)]
   ])("%s", (_, bad, good) => {
     expect(decodeCbor(pooled(bad))).toBeUndefined()
     expect(decodeCbor(pooled(good))).toBeDefined()

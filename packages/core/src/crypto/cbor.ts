@@ -6,7 +6,7 @@
  * caller sees only the types below. Malformed input of any shape is `undefined`, never a throw.
  */
 import { decode, decodeSequence, type DecodeOptions } from "cbor2"
-import { CBOR_MAX_DEPTH } from "../limits.ts"
+import { CBOR_MAX_BYTES, CBOR_MAX_DEPTH } from "../limits.ts"
 
 export type Cbor = number | Uint8Array | string | boolean | null | undefined | ReadonlyArray<Cbor> | Map<Cbor, Cbor>
 
@@ -45,6 +45,7 @@ const view = (b: Uint8Array, from: number) => new Uint8Array(b.buffer, b.byteOff
 
 /** The one item `bytes` holds, nothing before or after it; undefined when malformed. */
 export const decodeCbor = (bytes: Uint8Array): { readonly value: Cbor } | undefined => {
+  if (bytes.byteLength > CBOR_MAX_BYTES) return undefined
   try {
     const value: unknown = decode(view(bytes, 0), strict)
     return inModel(value, 0) ? { value } : undefined
@@ -58,7 +59,7 @@ export const decodeCbor = (bytes: Uint8Array): { readonly value: Cbor } | undefi
  * extensions map when its ED flag is set); undefined if any is malformed or more than `max`.
  */
 export const decodeCborItems = (bytes: Uint8Array, from: number, max: number): ReadonlyArray<Cbor> | undefined => {
-  if (from < 0 || from >= bytes.byteLength) return undefined
+  if (from < 0 || from >= bytes.byteLength || bytes.byteLength - from > CBOR_MAX_BYTES) return undefined
   try {
     const out: Array<Cbor> = []
     for (const value of decodeSequence<unknown>(view(bytes, from), strict)) {
