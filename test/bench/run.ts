@@ -5,6 +5,7 @@ import { coldStart } from "./cold-start.ts"
 import { walletBench } from "./wallet.ts"
 import { ownershipBench } from "./ownership.ts"
 import { listPageBench } from "./list-page.ts"
+import { webauthnBench } from "./webauthn.ts"
 
 const only = process.argv[2]
 const out: Record<string, unknown> = {
@@ -18,5 +19,6 @@ if (only === undefined || only === "http") out["http"] = await httpBench()
 if (only === undefined || only === "wallet") out["wallet"] = await walletBench()
 if (only === undefined || only === "ownership") out["ownership"] = await ownershipBench()
 if (only === undefined || only === "list-page") out["listPage"] = await listPageBench()
+if (only === undefined || only === "webauthn") out["webauthn"] = await webauthnBench()
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

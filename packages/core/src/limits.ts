@@ -81,6 +81,12 @@ export const MAX_JSON_DEPTH = 64
 /** Deepest nesting the CBOR reader follows (WebAuthn attestation objects are shallow). */
 export const CBOR_MAX_DEPTH = 16
 
+/**
+ * Largest CBOR input read (an attestation object with fmt none is a few hundred bytes). The
+ * strict decoder costs about 0.4 µs a byte, so this bounds what one hostile request can cost.
+ */
+export const CBOR_MAX_BYTES = 16 * 1024
+
 /** A transaction failing with a retryable store error (lost connection, busy lock) is run again at most this often. */
 export const STORE_TRANSACTION_RETRIES = 3
 

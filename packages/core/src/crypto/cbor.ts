@@ -1,80 +1,73 @@
 /**
- * A minimal CBOR (RFC 8949) reader: enough for WebAuthn attestation objects and COSE keys
- * (unsigned and negative integers, byte and text strings, arrays, maps, simple values).
- * Returns undefined for anything malformed, truncated, indefinite-length or nested too deep.
+ * CBOR (RFC 8949) for WebAuthn attestation objects and COSE keys, decoded by `cbor2` under a
+ * strict profile: definite lengths only, shortest ("preferred") heads, no duplicate map keys,
+ * bounded nesting, no trailing bytes. What `cbor2` would still hand back beyond the WebAuthn
+ * data model (tags, floats, big integers, other simple values) is refused here, so every
+ * caller sees only the types below. Malformed input of any shape is `undefined`, never a throw.
  */
-import { CBOR_MAX_DEPTH } from "../limits.ts"
+import { decode, decodeSequence, type DecodeOptions } from "cbor2"
+import { CBOR_MAX_BYTES, CBOR_MAX_DEPTH } from "../limits.ts"
+
 export type Cbor = number | Uint8Array | string | boolean | null | undefined | ReadonlyArray<Cbor> | Map<Cbor, Cbor>
 
-interface Reader {
-  readonly b: Uint8Array
-  at: number
+const strict: DecodeOptions = {
+  // cbor2 counts an array level twice and a map level once; its bound only stops runaway
+  // nesting early, `inModel` then applies CBOR_MAX_DEPTH the same way to both.
+  maxDepth: 2 * CBOR_MAX_DEPTH,
+  rejectStreaming: true,
+  requirePreferred: true,
+  rejectDuplicateKeys: true,
+  rejectSimple: true,
+  rejectFloats: true,
+  rejectBigInts: true,
+  rejectLargeNegatives: true,
+  preferMap: true,
+  ignoreGlobalTags: true
 }
 
-
-const readLength = (r: Reader, info: number): number | undefined => {
-  if (info < 24) return info
-  const n = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0
-  if (n === 0 || r.at + n > r.b.length) return undefined
-  let v = 0
-  for (let i = 0; i < n; i++) v = v * 256 + r.b[r.at + i]!
-  r.at += n
-  return Number.isSafeInteger(v) ? v : undefined
+/** Whether a decoded value stays inside the WebAuthn data model (cbor2 also yields tags, bigints). */
+const inModel = (v: unknown, depth: number): v is Cbor => {
+  if (depth > CBOR_MAX_DEPTH) return false
+  if (v === null || v === undefined || typeof v === "boolean" || typeof v === "string") return true
+  if (typeof v === "number") return Number.isSafeInteger(v)
+  if (v instanceof Uint8Array) return true
+  if (Array.isArray(v)) return v.every((x) => inModel(x, depth + 1))
+  if (v instanceof Map) {
+    for (const [k, x] of v) if (!inModel(k, depth + 1) || !inModel(x, depth + 1)) return false
+    return true
+  }
+  return false
 }
 
-const readItem = (r: Reader, depth: number): { readonly value: Cbor } | undefined => {
-  if (depth > CBOR_MAX_DEPTH || r.at >= r.b.length) return undefined
-  const head = r.b[r.at++]!
-  const major = head >> 5
-  const info = head & 0x1f
-  if (major === 7) {
-    if (info === 20) return { value: false }
-    if (info === 21) return { value: true }
-    if (info === 22) return { value: null }
-    if (info === 23) return { value: undefined }
+// cbor2 reads its input through a DataView, so a Node Buffer (a view into a shared pool) is
+// passed as a plain Uint8Array over exactly its own bytes.
+const view = (b: Uint8Array, from: number) => new Uint8Array(b.buffer, b.byteOffset + from, b.byteLength - from)
+
+/** The one item `bytes` holds, nothing before or after it; undefined when malformed. */
+export const decodeCbor = (bytes: Uint8Array): { readonly value: Cbor } | undefined => {
+  if (bytes.byteLength > CBOR_MAX_BYTES) return undefined
+  try {
+    const value: unknown = decode(view(bytes, 0), strict)
+    return inModel(value, 0) ? { value } : undefined
+  } catch {
     return undefined
   }
-  const len = readLength(r, info)
-  if (len === undefined) return undefined
-  switch (major) {
-    case 0:
-      return { value: len }
-    case 1:
-      return { value: -1 - len }
-    case 2:
-    case 3: {
-      if (r.at + len > r.b.length) return undefined
-      const bytes = r.b.subarray(r.at, r.at + len)
-      r.at += len
-      return { value: major === 2 ? bytes : Buffer.from(bytes).toString("utf8") }
-    }
-    case 4: {
-      const out: Array<Cbor> = []
-      for (let i = 0; i < len; i++) {
-        const item = readItem(r, depth + 1)
-        if (item === undefined) return undefined
-        out.push(item.value)
-      }
-      return { value: out }
-    }
-    case 5: {
-      const out = new Map<Cbor, Cbor>()
-      for (let i = 0; i < len; i++) {
-        const k = readItem(r, depth + 1)
-        const v = k === undefined ? undefined : readItem(r, depth + 1)
-        if (k === undefined || v === undefined) return undefined
-        out.set(k.value, v.value)
-      }
-      return { value: out }
-    }
-    default:
-      return undefined
-  }
 }
 
-/** Decodes the first item; `rest` is where it ended (authData carries a COSE key then extensions). */
-export const decodeCbor = (bytes: Uint8Array, from = 0): { readonly value: Cbor; readonly end: number } | undefined => {
-  const r: Reader = { b: bytes, at: from }
-  const item = readItem(r, 0)
-  return item === undefined ? undefined : { value: item.value, end: r.at }
+/**
+ * The items from `from` to the end, in order (authenticator data carries a COSE key, then an
+ * extensions map when its ED flag is set); undefined if any is malformed or more than `max`.
+ */
+export const decodeCborItems = (bytes: Uint8Array, from: number, max: number): ReadonlyArray<Cbor> | undefined => {
+  if (from < 0 || from >= bytes.byteLength || bytes.byteLength - from > CBOR_MAX_BYTES) return undefined
+  try {
+    const out: Array<Cbor> = []
+    for (const value of decodeSequence<unknown>(view(bytes, from), strict)) {
+      if (out.length === max || !inModel(value, 0)) return undefined
+      out.push(value)
+    }
+    return out
+  } catch {
+    return undefined
+  }
 }

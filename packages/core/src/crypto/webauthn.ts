@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { type Cbor, decodeCbor } from "./cbor.ts"
+import { type Cbor, decodeCbor, decodeCborItems } from "./cbor.ts"
 import { base64UrlToBytes, bytesToBase64Url, bytesToHex, concatBytes, isRecord, parseJson, utf8, utf8Decode } from "./encoding.ts"
 import { verifyP256 } from "./p256.ts"
 
@@ -31,9 +31,12 @@ const parseAuthData = (b: Uint8Array, expectCredential: boolean): AuthData | und
   if ((flags & 0x40) === 0 || b.length < 55) return undefined // AT: attested credential data
   const idLen = (b[53]! << 8) + b[54]!
   if (b.length < 55 + idLen) return undefined
-  const key = decodeCbor(b, 55 + idLen)
-  if (key === undefined || !(key.value instanceof Map)) return undefined
-  return { ...base, credentialId: b.subarray(55, 55 + idLen), cose: key.value }
+  // The COSE key fills the rest, followed by an extensions map exactly when ED is set.
+  const hasExtensions = (flags & 0x80) !== 0
+  const items = decodeCborItems(b, 55 + idLen, hasExtensions ? 2 : 1)
+  const [cose, extensions] = items ?? []
+  if (items?.length !== (hasExtensions ? 2 : 1) || !(cose instanceof Map) || (hasExtensions && !(extensions instanceof Map))) return undefined
+  return { ...base, credentialId: b.subarray(55, 55 + idLen), cose }
 }
 
 /** COSE EC2 / ES256 / P-256 key → uncompressed SEC1 hex. */
