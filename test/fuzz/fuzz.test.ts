@@ -28,6 +28,7 @@ describe("fuzz", () => {
   it("3,000 seeded requests: no 5xx, no crash, the envelope on every error, a clean exit after", async () => {
     const report = await runFuzz({ requests: 3_000, seed: 20251013, concurrency: 8 })
     expect(report.failures, JSON.stringify(report.failures.slice(0, 5), null, 2)).toEqual([])
+    expect(report.failureCount).toBe(0)
     expect(report.requests).toBe(3_000)
     // The mix reached real state, not only refusals.
     for (const status of ["200", "201", "202", "400", "404"]) expect(report.statuses[status] ?? 0).toBeGreaterThan(0)

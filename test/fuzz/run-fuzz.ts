@@ -110,7 +110,8 @@ export const runFuzz = async (o: FuzzOptions, keep = 50): Promise<FuzzReport> =>
   const seconds = (performance.now() - started) / 1000
   const after = rssMb(server.child)
   agent.destroy()
-  if (crashed) failures.push({ problem: "the server exited during the run", request: "", status: 0, answer: server.stderr().slice(-300) })
+  const crashedDuringRun = crashed
+  if (crashedDuringRun) failures.push({ problem: "the server exited during the run", request: "", status: 0, answer: server.stderr().slice(-300) })
   const t0 = performance.now()
   server.child.kill("SIGTERM")
   const code = await exited
@@ -127,7 +128,7 @@ export const runFuzz = async (o: FuzzOptions, keep = 50): Promise<FuzzReport> =>
     rssMb: { before, after },
     seconds: round(seconds),
     failures,
-    failureCount: failureCount + (crashed ? 1 : 0),
+    failureCount: failureCount + (crashedDuringRun ? 1 : 0),
     shutdown: { code, ms: shutdownMs },
     stderr: server.stderr()
   }
