@@ -16,7 +16,7 @@ const meaning: Readonly<Record<string, string>> = {
   "204": "Done; no body",
   "400": "The request is invalid; `details` names every problem at once",
   "401": "Missing or wrong credentials, or a missing or invalid wallet signature",
-  "404": "No such resource, or no such route",
+  "404": "No such resource",
   "405": "The path exists, but not for this method (see `Allow`)",
   "409": "The resource's current state does not allow this",
   "410": "The resource was deleted",
@@ -34,7 +34,7 @@ const headers: Readonly<Record<string, Record<string, unknown>>> = {
   "429": { "Retry-After": { schema: { type: "integer", minimum: 1 } } }
 }
 
-/** `NOT_FOUND` → `NotFound`: the component name of an HTTP-layer error. */
+/** `METHOD_NOT_ALLOWED` → `MethodNotAllowed`: the component name of an HTTP-layer error. */
 const pascal = (code: string) => code.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
 
 const httpLayerError = (code: string, status: number) =>
