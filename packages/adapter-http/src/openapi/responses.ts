@@ -29,6 +29,8 @@ const meaning: Readonly<Record<string, string>> = {
   "4XX": "Any client error, as the error envelope"
 }
 
+const processing = "Still processing (`status: PROCESSING`): send the identical signed request again later for the outcome"
+
 const headers: Readonly<Record<string, Record<string, unknown>>> = {
   "405": { Allow: { schema: { type: "string" } } },
   "429": { "Retry-After": { schema: { type: "integer", minimum: 1 } } }
@@ -59,6 +61,7 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
   const id = route.operationId
   const facts = referenceFacts.operations[id]
   const out: Record<string, JsonSchema | null> = {}
+  const described: Record<string, string> = {}
   if (facts !== undefined) Object.assign(out, facts.responses)
   else {
     const own = ownOperations[id]
@@ -69,7 +72,11 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
   }
   // Authentication answers 401 before any operation runs.
   out["401"] ??= ref("Error401")
-  if (deviations.processingOperations.has(id)) out["200"] = either(out["200"], json.output(Processing))
+  if (deviations.processingOperations.has(id)) {
+    // Where the reference has no 200 (its success is 201 or 204), a 200 only ever means "not yet".
+    described["200"] = out["200"] === undefined ? processing : `Done, or ${processing[0]!.toLowerCase()}${processing.slice(1)}`
+    out["200"] = either(out["200"], json.output(Processing))
+  }
   for (const [code, status] of deviations.httpLayerCodes) {
     if ((status === 413 || status === 415) && !readsBody(route)) continue
     out[String(status)] = either(out[String(status)], json.output(httpLayerError(code, status)))
@@ -80,7 +87,7 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
       .map(([status, schema]) => [
         status,
         {
-          description: meaning[status] ?? `HTTP ${status}`,
+          description: described[status] ?? meaning[status] ?? `HTTP ${status}`,
           ...(headers[status] === undefined ? {} : { headers: headers[status] }),
           ...(schema === null ? {} : { content: { "application/json": { schema } } })
         }
