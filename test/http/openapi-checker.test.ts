@@ -26,6 +26,13 @@ describe("response checker", () => {
   it("accepts the HTTP-layer codes named as known differences", () => {
     expect(checkResponse("createCustomer", 415, { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "x", details: {} }).ok).toBe(true)
   })
+  it("rejects the HTTP layer's no-route NOT_FOUND from an operation, and a 404 where the reference declares none", () => {
+    const envelope = (code: string) => ({ status: 404, code, message: "x", details: {} })
+    expect(checkResponse("getCustomerExternalAccountById", 404, envelope("REFERENCE_NOT_FOUND")).problems).toEqual([])
+    expect(checkResponse("getCustomerExternalAccountById", 404, envelope("NOT_FOUND")).ok).toBe(false)
+    expect(checkResponse("listAuthSessions", 404, envelope("REFERENCE_NOT_FOUND")).ok).toBe(false)
+    expect(checkResponse(undefined, 404, envelope("NOT_FOUND")).ok).toBe(true)
+  })
   it("rejects an error body that is not the envelope", () => {
     expect(checkResponse(undefined, 404, { error: "x" }).ok).toBe(false)
   })

@@ -6,7 +6,9 @@ import { makeEngine } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { routes, toFetchHandler } from "@tessera/adapter-http"
 import { deviations, referenceFacts } from "@tessera/adapter-http/openapi"
+import { mintOidcToken, newKeyPair } from "@tessera/core/testing"
 import { CLIENT_ID, CLIENT_SECRET, individual, startTestServer, type TestServer } from "../support/server.ts"
+import { loginWithOtp, newWallet, signed } from "../support/wallet.ts"
 
 type Doc = {
   openapi: string
@@ -141,8 +143,12 @@ describe("real answers satisfy the served document's own schemas", () => {
     const processing = { status: 200, body: { status: "PROCESSING", message: "still settling" } }
     let signed = 0
     for (const { path, method, op } of operationsOf(doc)) {
-      const notFound = { status: 404, body: { status: 404, code: "NOT_FOUND", message: "x", details: {} } }
-      conforms(method, path, notFound)
+      // A missing resource has the reference's code; "no route" (NOT_FOUND) is no operation's answer.
+      const missing = (code: string) => ({ status: 404, body: { status: 404, code, message: "x", details: {} } })
+      if (referenceFacts.operations[op.operationId]?.responses["404"] !== undefined) {
+        conforms(method, path, missing("REFERENCE_NOT_FOUND"))
+        expect(() => conforms(method, path, missing(deviations.noRoute.code)), op.operationId).toThrow()
+      } else expect(op.responses["404"], op.operationId).toBeUndefined()
       // Authentication's throttle and the parser's refusals come before any operation is known.
       conforms(method, path, { status: 429, body: { status: 429, code: "RATE_LIMITED", message: "x", details: { reason: "TOO_MANY_FAILED_AUTHENTICATIONS" } } })
       expect(op.responses["429"]?.headers?.["Retry-After"], `${op.operationId} 429 Retry-After`).toBeDefined()
@@ -157,6 +163,42 @@ describe("real answers satisfy the served document's own schemas", () => {
         }
     }
     expect(signed).toBeGreaterThan(5)
+  })
+
+  it("declares the 200 PROCESSING the spec requires where the reference has no 200, and live ones conform", async () => {
+    // Spec, "Still-processing handling": adding a credential (201), revoking a credential or a
+    // session (204) answer 200 PROCESSING while settling; the reference declares no 200 for them.
+    const spec = ["createAuthCredential", "revokeAuthCredential", "revokeAuthSession"]
+    for (const id of spec) {
+      expect(referenceFacts.operations[id]!.responses["200"], id).toBeUndefined()
+      const facts = referenceFacts.operations[id]!
+      const declared = doc.paths[facts.path]![facts.method]!.responses["200"] as { description: string; content?: Record<string, { schema: unknown }> }
+      expect(declared.content?.["application/json"]?.schema, id).toEqual({ $ref: "#/components/schemas/TesseraProcessing" })
+      expect(declared.description, id).toMatch(/^Still processing/)
+    }
+    // Lift the platform-wide hold an earlier test set, so only the holds below apply.
+    await t.request("POST", `${V}/sandbox/processing`, { body: { operations: 0, seconds: 0 } })
+    const w = await newWallet(t)
+    const email = await loginWithOtp(t, w.emailCredentialId)
+    const sub = `held-${Math.random()}`
+    const oauth = (await signed(t, "POST", `${V}/auth/credentials`, email.key, { type: "OAUTH", accountId: w.accountId, oidcToken: mintOidcToken({ sub }) })).final
+    expect(oauth.status, JSON.stringify(oauth.body)).toBe(201)
+    const client = newKeyPair()
+    const session = await t.request("POST", `${V}/auth/credentials/${oauth.body.id}/verify`, {
+      body: { type: "OAUTH", oidcToken: mintOidcToken({ sub, clientPublicKey: client.publicKey }), clientPublicKey: client.publicKey }
+    })
+    expect(session.status).toBe(200)
+    await t.request("POST", `${V}/sandbox/internal-accounts/${w.accountId}/processing`, { body: { operations: 3, seconds: 3600 } })
+    const held = [
+      { method: "POST", path: "/auth/credentials", url: `${V}/auth/credentials`, body: { type: "OAUTH", accountId: w.accountId, oidcToken: mintOidcToken({ sub: `${sub}-2` }) } },
+      { method: "DELETE", path: "/auth/credentials/{id}", url: `${V}/auth/credentials/${oauth.body.id}` },
+      { method: "DELETE", path: "/auth/sessions/{id}", url: `${V}/auth/sessions/${session.body.id}` }
+    ]
+    for (const h of held) {
+      const { final } = await signed(t, h.method, h.url, email.key, h.body)
+      expect([final.status, final.body?.status], `${h.method} ${h.path}`).toEqual([200, "PROCESSING"])
+      conforms(h.method, h.path, final)
+    }
   })
 
   it("rejects an answer that breaks the schema, so the checks above can fail", async () => {

@@ -34,7 +34,7 @@ describe("session machine", () => {
           if (Either.isLeft(r)) {
             expect(step._tag).toBe("Revoke")
             expect(before).not.toBe("ACTIVE")
-            expect(r.left).toMatchObject({ _tag: "NOT_FOUND", message: `Session ${s.id} not found` })
+            expect(r.left).toMatchObject({ _tag: "REFERENCE_NOT_FOUND", message: `Session ${s.id} not found`, details: { resource: "Session", id: s.id } })
             continue
           }
           expect(r.right.emit).toEqual([])

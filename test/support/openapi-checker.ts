@@ -56,6 +56,8 @@ export const checkResponse = (operationId: string | undefined, status: number, b
   const responses = operations.get(operationId)
   if (responses === undefined) return { ok: false, problems: [`unknown reference operation ${operationId}`] }
   const code = isError ? (body as { code?: string }).code : undefined
+  // "No route" is no operation's answer: an operation's 404 carries the reference's code for it.
+  if (code === deviations.noRoute.code) problems.push(`${operationId} answered ${code}, the HTTP layer's "no route"`)
   const httpLayer = code !== undefined && deviations.httpLayerCodes.get(code) === status
   const declared = responses[String(status)]
   if (declared === undefined) {

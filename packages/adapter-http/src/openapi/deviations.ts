@@ -4,8 +4,16 @@
  * test suite's response checker allows exactly these and nothing else.
  */
 export interface Deviations {
-  /** Error codes of the HTTP layer (DECISIONS #8), with their status: outside the reference's per-status enums. */
+  /**
+   * Error codes of the HTTP layer (DECISIONS #8) an operation can answer, with their status:
+   * outside the reference's per-status enums.
+   */
   readonly httpLayerCodes: ReadonlyMap<string, number>
+  /**
+   * The HTTP layer's answer when no route matches: an answer of no operation. A missing resource
+   * is never `NOT_FOUND`, but the reference's 404 code for it (DECISIONS #133).
+   */
+  readonly noRoute: { readonly code: string; readonly status: number }
   /** Statuses any operation may answer, because they come from the HTTP layer or from authentication. */
   readonly anyOperationStatuses: ReadonlySet<number>
   /** Statuses authentication answers before any operation runs: 401, and 429 once wrong secrets are throttled (#128). */
@@ -22,7 +30,6 @@ export interface Deviations {
 }
 
 const httpLayerCodes: ReadonlyMap<string, number> = new Map([
-  ["NOT_FOUND", 404],
   ["METHOD_NOT_ALLOWED", 405],
   ["PAYLOAD_TOO_LARGE", 413],
   ["UNSUPPORTED_MEDIA_TYPE", 415],
@@ -33,6 +40,7 @@ const httpLayerCodes: ReadonlyMap<string, number> = new Map([
 
 export const deviations: Deviations = {
   httpLayerCodes,
+  noRoute: { code: "NOT_FOUND", status: 404 },
   // Authentication (401, 429) and the HTTP layer's own statuses can come from any operation.
   anyOperationStatuses: new Set([401, 429, ...httpLayerCodes.values()]),
   authenticationStatuses: new Set([401, 429]),

@@ -139,6 +139,7 @@ export const openApiDocument = (table: ReadonlyArray<Route>, basePath: string): 
     },
     "x-tessera-deviations": {
       httpLayerCodes: Object.fromEntries(deviations.httpLayerCodes),
+      noRoute: deviations.noRoute,
       anyOperationStatuses: [...deviations.anyOperationStatuses],
       ownOperationPrefix: deviations.ownOperationPrefix,
       processingOperations: [...deviations.processingOperations],

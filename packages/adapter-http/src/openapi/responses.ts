@@ -16,7 +16,7 @@ const meaning: Readonly<Record<string, string>> = {
   "204": "Done; no body",
   "400": "The request is invalid; `details` names every problem at once",
   "401": "Missing or wrong credentials, or a missing or invalid wallet signature",
-  "404": "No such resource, or no such route",
+  "404": "No such resource",
   "405": "The path exists, but not for this method (see `Allow`)",
   "409": "The resource's current state does not allow this",
   "410": "The resource was deleted",
@@ -29,12 +29,14 @@ const meaning: Readonly<Record<string, string>> = {
   "4XX": "Any client error, as the error envelope"
 }
 
+const processing = "Still processing (`status: PROCESSING`): send the identical signed request again later for the outcome"
+
 const headers: Readonly<Record<string, Record<string, unknown>>> = {
   "405": { Allow: { schema: { type: "string" } } },
   "429": { "Retry-After": { schema: { type: "integer", minimum: 1 } } }
 }
 
-/** `NOT_FOUND` → `NotFound`: the component name of an HTTP-layer error. */
+/** `METHOD_NOT_ALLOWED` → `MethodNotAllowed`: the component name of an HTTP-layer error. */
 const pascal = (code: string) => code.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
 
 const httpLayerError = (code: string, status: number) =>
@@ -59,6 +61,7 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
   const id = route.operationId
   const facts = referenceFacts.operations[id]
   const out: Record<string, JsonSchema | null> = {}
+  const described: Record<string, string> = {}
   if (facts !== undefined) Object.assign(out, facts.responses)
   else {
     const own = ownOperations[id]
@@ -70,7 +73,11 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
   // Authentication answers 401 before any operation runs, and 429 to a client id throttled after wrong secrets (#128).
   out["401"] ??= ref("Error401")
   out["429"] ??= ref("Error429")
-  if (deviations.processingOperations.has(id)) out["200"] = either(out["200"], json.output(Processing))
+  if (deviations.processingOperations.has(id)) {
+    // Where the reference has no 200 (its success is 201 or 204), a 200 only ever means "not yet".
+    described["200"] = out["200"] === undefined ? processing : `Done, or ${processing[0]!.toLowerCase()}${processing.slice(1)}`
+    out["200"] = either(out["200"], json.output(Processing))
+  }
   for (const [code, status] of deviations.httpLayerCodes) {
     if ((status === 413 || status === 415) && !readsBody(route)) continue
     out[String(status)] = either(out[String(status)], json.output(httpLayerError(code, status)))
@@ -81,7 +88,7 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
       .map(([status, schema]) => [
         status,
         {
-          description: meaning[status] ?? `HTTP ${status}`,
+          description: described[status] ?? meaning[status] ?? `HTTP ${status}`,
           ...(headers[status] === undefined ? {} : { headers: headers[status] }),
           ...(schema === null ? {} : { content: { "application/json": { schema } } })
         }

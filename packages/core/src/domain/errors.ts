@@ -108,7 +108,7 @@ export class InternalError extends Schema.TaggedError<InternalError>()("INTERNAL
 // 503 (reference `Error503`): the health check when the store does not answer
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("SERVICE_UNAVAILABLE", fields) { readonly status = 503 }
 
-// HTTP layer (DECISIONS #8)
+// HTTP layer (DECISIONS #8): NOT_FOUND is only "no route"; a missing resource has a reference code
 export class NotFound extends Schema.TaggedError<NotFound>()("NOT_FOUND", fields) { readonly status = 404 }
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("METHOD_NOT_ALLOWED", {
   ...fields,

@@ -1,5 +1,6 @@
 import { Either } from "effect"
-import { NotFound, Unauthorized } from "../domain/errors.ts"
+import { type ReferenceNotFound, Unauthorized } from "../domain/errors.ts"
+import { referenceNotFound } from "../domain/not-found.ts"
 import { isActiveSession, type SessionRecord } from "../domain/wallet-auth/session.ts"
 import { rfc3339 } from "../domain/time.ts"
 import { lifetimes } from "../limits.ts"
@@ -18,10 +19,10 @@ export type SessionEvent = { readonly _tag: "Revoke" } | { readonly _tag: "Crede
 export const sessionStatus = (s: SessionRecord, now: number): SessionStatus =>
   s.revokedAt !== undefined ? "REVOKED" : isActiveSession(s, now) ? "ACTIVE" : "EXPIRED"
 
-export const sessionNotFound = (id: string) => new NotFound({ message: `Session ${id} not found`, details: { id } })
+export const sessionNotFound = (id: string) => referenceNotFound("Session", id)
 
 /** The session if it is active now; an ended one is not found. */
-export const requireActive = (s: SessionRecord, now: number): Either.Either<SessionRecord, NotFound> =>
+export const requireActive = (s: SessionRecord, now: number): Either.Either<SessionRecord, ReferenceNotFound> =>
   isActiveSession(s, now) ? Either.right(s) : Either.left(sessionNotFound(s.id))
 
 /** A refresh's first call on an ended session. */

@@ -1,7 +1,8 @@
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import { Customers, ExternalAccounts } from "../../domain/collections.ts"
 import { NonEmpty, optional } from "../../domain/common.ts"
-import { BeneficiaryTrusted, Conflict, InvalidBankAccount, NotFound } from "../../domain/errors.ts"
+import { BeneficiaryTrusted, Conflict, InvalidBankAccount } from "../../domain/errors.ts"
+import { referenceNotFound } from "../../domain/not-found.ts"
 import { bodyNotAnObject, decodeInput, type FieldError, invalidInput, isJsonObject } from "../../domain/field-errors.ts"
 import { IdSchema, isId, makeId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
@@ -43,7 +44,7 @@ const decodeCreate = (body: unknown, route: ExternalAccountRoute) => {
   return Either.right({ ...fields.right, accountInfo: info.right })
 }
 
-const notFound = (id: string) => new NotFound({ message: `External account ${id} not found`, details: { id } })
+const notFound = (id: string) => referenceNotFound("ExternalAccount", id)
 
 /** Any external account of this platform, the platform's own or a customer's; else 404. */
 export const findExternalAccount = (platform: PlatformRecord, id: string) =>

@@ -21,7 +21,7 @@ import type { SignedTarget } from "../../signed-retry/target.ts"
 import { oauthIdentityFromToken } from "./oauth.ts"
 import { issueOtp } from "./otp.ts"
 import { registerPasskey } from "./passkey.ts"
-import { credentialsOf, loadCredential, loadWallet, notFound } from "./wallet-context.ts"
+import { credentialsOf, loadCredential, loadWallet } from "./wallet-context.ts"
 
 /** What a new credential will be, checked at the first call and re-checked when it is created. */
 type NewCredential = Pick<AuthMethodRecord, "accountId" | "type" | "nickname" | "email" | "phoneNumber" | "credentialId" | "passkey" | "oauth">
@@ -203,4 +203,3 @@ export const revokeCredential = (platform: PlatformRecord, id: string, headers: 
     })
   })
 
-export { notFound }

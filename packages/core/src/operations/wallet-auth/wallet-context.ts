@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { AuthMethods, InternalAccounts, Sessions } from "../../domain/collections.ts"
 import type { AuthMethodRecord } from "../../domain/wallet-auth/auth-method.ts"
-import { NotFound } from "../../domain/errors.ts"
+import { referenceNotFound } from "../../domain/not-found.ts"
 import { isId } from "../../domain/ids.ts"
 import type { InternalAccountRecord } from "../../domain/internal-accounts/internal-account.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
@@ -13,27 +13,25 @@ import { Store } from "../../ports/store.ts"
 
 /** Lookups every wallet-auth operation shares. A malformed or foreign id is simply not found. */
 
-export const notFound = (what: string, id: string) => new NotFound({ message: `${what} ${id} not found`, details: { id } })
-
 export const loadWallet = (platform: PlatformRecord, accountId: string) =>
   Effect.gen(function* () {
     const store = yield* Store
     const found = isId("InternalAccount", accountId) ? yield* store.get(InternalAccounts, platform.id, accountId) : Option.none()
-    if (Option.isNone(found) || found.value.type !== "EMBEDDED_WALLET") return yield* notFound("Internal account", accountId)
+    if (Option.isNone(found) || found.value.type !== "EMBEDDED_WALLET") return yield* referenceNotFound("InternalAccount", accountId)
     return found.value as InternalAccountRecord
   })
 
 export const loadCredential = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
     const found = isId("AuthMethod", id) ? yield* (yield* Store).get(AuthMethods, platform.id, id) : Option.none()
-    if (Option.isNone(found)) return yield* notFound("Credential", id)
+    if (Option.isNone(found)) return yield* referenceNotFound("AuthMethod", id)
     return found.value as AuthMethodRecord
   })
 
 export const loadSession = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
     const found = isId("Session", id) ? yield* (yield* Store).get(Sessions, platform.id, id) : Option.none()
-    if (Option.isNone(found)) return yield* notFound("Session", id)
+    if (Option.isNone(found)) return yield* referenceNotFound("Session", id)
     return found.value as SessionRecord
   })
 

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { routes } from "@tessera/adapter-http"
+import { deviations, referenceFacts } from "@tessera/adapter-http/openapi"
+import { newKeyPair } from "@tessera/core/testing"
+import { startTestServer, type TestServer } from "../support/server.ts"
+
+/**
+ * A well-formed id of nothing answers 404 with the reference's code for it on every route that
+ * takes one: USER_NOT_FOUND for a customer, the generic REFERENCE_NOT_FOUND (with
+ * `details.resource`) for the resources the reference's 404 enum names no code for. NOT_FOUND is
+ * the HTTP layer's "no route" only.
+ */
+const V = "/2025-10-13"
+const ids = {
+  Customer: "Customer:00000000-0000-4000-8000-000000000000",
+  InternalAccount: "InternalAccount:00000000-0000-4000-8000-000000000000",
+  AuthMethod: "AuthMethod:00000000-0000-4000-8000-000000000000",
+  Session: "Session:00000000-0000-4000-8000-000000000000",
+  ExternalAccount: "ExternalAccount:00000000-0000-4000-8000-000000000000"
+} as const
+type Resource = keyof typeof ids
+
+interface Case {
+  readonly operationId: string
+  readonly method: string
+  readonly path: string
+  readonly resource: Resource
+  /** A body the operation accepts, so only the missing id stands in the way. */
+  readonly body?: unknown
+}
+
+const key = newKeyPair()
+const ea = (operationId: string, method: string, path: string, body?: unknown): Case => ({
+  operationId,
+  method,
+  path: path.replace("{id}", ids.ExternalAccount),
+  resource: "ExternalAccount",
+  ...(body === undefined ? {} : { body })
+})
+
+const cases: ReadonlyArray<Case> = [
+  { operationId: "getCustomerById", method: "GET", path: `/customers/${ids.Customer}`, resource: "Customer" },
+  { operationId: "updateCustomerById", method: "PATCH", path: `/customers/${ids.Customer}`, resource: "Customer", body: { fullName: "Ann" } },
+  { operationId: "deleteCustomerById", method: "DELETE", path: `/customers/${ids.Customer}`, resource: "Customer" },
+  { operationId: "exportInternalAccount", method: "POST", path: `/internal-accounts/${ids.InternalAccount}/export`, resource: "InternalAccount", body: { clientPublicKey: key.publicKeyUncompressed } },
+  { operationId: "updateInternalAccount", method: "PATCH", path: `/internal-accounts/${ids.InternalAccount}`, resource: "InternalAccount", body: { privateEnabled: true } },
+  { operationId: "createAuthCredential", method: "POST", path: "/auth/credentials", resource: "InternalAccount", body: { type: "EMAIL_OTP", accountId: ids.InternalAccount } },
+  { operationId: "revokeAuthCredential", method: "DELETE", path: `/auth/credentials/${ids.AuthMethod}`, resource: "AuthMethod" },
+  { operationId: "challengeAuthCredential", method: "POST", path: `/auth/credentials/${ids.AuthMethod}/challenge`, resource: "AuthMethod" },
+  {
+    operationId: "verifyAuthCredential",
+    method: "POST",
+    path: `/auth/credentials/${ids.AuthMethod}/verify`,
+    resource: "AuthMethod",
+    body: { type: "EMAIL_OTP", encryptedOtpBundle: JSON.stringify({ encappedPublic: key.publicKeyUncompressed, ciphertext: "00".repeat(48) }) }
+  },
+  { operationId: "revokeAuthSession", method: "DELETE", path: `/auth/sessions/${ids.Session}`, resource: "Session" },
+  { operationId: "refreshAuthSession", method: "POST", path: `/auth/sessions/${ids.Session}/refresh`, resource: "Session", body: { clientPublicKey: key.publicKey } },
+  ea("getCustomerExternalAccountById", "GET", "/customers/external-accounts/{id}"),
+  ea("deleteCustomerExternalAccountById", "DELETE", "/customers/external-accounts/{id}"),
+  ea("createExternalAccountOwnershipChallenge", "POST", "/customers/external-accounts/{id}/challenge", { method: "WALLET_SIGNATURE" }),
+  ea("verifyExternalAccountOwnership", "POST", "/customers/external-accounts/{id}/verify", { signature: "0xabcd" }),
+  ea("startBeneficiaryTrust", "POST", "/customers/external-accounts/{id}/trust"),
+  ea("confirmBeneficiaryTrust", "POST", "/customers/external-accounts/{id}/trust/confirm", { code: "123456" }),
+  ea("startBeneficiaryUntrust", "POST", "/customers/external-accounts/{id}/untrust"),
+  ea("confirmBeneficiaryUntrust", "POST", "/customers/external-accounts/{id}/untrust/confirm", { code: "123456" }),
+  ea("getPlatformExternalAccountById", "GET", "/platform/external-accounts/{id}"),
+  ea("deletePlatformExternalAccountById", "DELETE", "/platform/external-accounts/{id}"),
+  ea("createPlatformExternalAccountOwnershipChallenge", "POST", "/platform/external-accounts/{id}/challenge", { method: "WALLET_SIGNATURE" }),
+  ea("verifyPlatformExternalAccountOwnership", "POST", "/platform/external-accounts/{id}/verify", { signature: "0xabcd" }),
+  ea("tessera.decideLiveness", "POST", "/sandbox/external-accounts/{id}/liveness", { outcome: "PASSED" }),
+  { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
+]
+
+const referenceCodes = (referenceFacts.schemas["Error404"] as { properties: { code: { enum: Array<string> } } }).properties.code.enum
+
+let t: TestServer
+beforeAll(async () => {
+  t = await startTestServer("memory")
+})
+afterAll(() => t.close())
+
+describe("a missing id answers the reference's 404 code", () => {
+  it("covers every route that takes an id in its path", () => {
+    const covered = new Set(cases.map((c) => c.operationId))
+    expect(routes.filter((r) => r.path.includes("{") && !covered.has(r.operationId)).map((r) => r.operationId)).toEqual([])
+  })
+
+  it.each(cases)("$operationId", async (c) => {
+    const res = await t.request(c.method, V + c.path, c.body === undefined ? {} : { body: c.body })
+    expect([res.status, res.body.code], JSON.stringify(res.body)).toEqual([404, c.resource === "Customer" ? "USER_NOT_FOUND" : "REFERENCE_NOT_FOUND"])
+    expect(referenceCodes).toContain(res.body.code)
+    if (c.resource !== "Customer") expect(res.body.details).toEqual({ resource: c.resource, id: ids[c.resource] })
+  })
+
+  it("keeps NOT_FOUND for the HTTP layer's no route, which is no operation's answer", async () => {
+    const res = await t.request("GET", `${V}/customers/${ids.Customer}/nothing-here`)
+    expect([res.status, res.body.code]).toEqual([404, deviations.noRoute.code])
+    expect(referenceCodes).not.toContain(deviations.noRoute.code)
+  })
+})
