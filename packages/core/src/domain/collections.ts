@@ -6,6 +6,9 @@ import type { OtpIssuanceRecord, PasskeyChallengeRecord, ProcessingControlRecord
 import type { CustomerRecord } from "./customers/customer.ts"
 import type { InternalAccountRecord } from "./internal-accounts/internal-account.ts"
 import type { PlatformRecord } from "./platform/platform.ts"
+import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts"
+import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
+import type { VerificationRecord } from "./verifications/verification.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -68,3 +71,25 @@ export const ExternalAccounts = collection<ExternalAccountRecord>()("externalAcc
   identity: { kind: "unique", keys: (a) => a.identityKey },
   defaultUma: { kind: "plain", keys: (a) => (a.defaultUmaDepositAccount && a.customerId !== undefined ? a.customerId : undefined) }
 })
+
+export const Documents = collection<DocumentRecord>()("documents", (d) => d.id, {
+  documentHolder: { kind: "plain", counted: true, keys: (d) => d.documentHolder },
+  // A verification reads every document of a customer, its beneficial owners' included.
+  customerId: { kind: "plain", keys: (d) => d.customerId },
+  createdAt: { kind: "ordered", keys: (d) => sortableTimestamp(d.createdAt) }
+})
+
+/** Document bytes, apart from the documents so that no list or view reads them. */
+export const DocumentFiles = collection<DocumentFileRecord>()("documentFiles", (f) => f.id)
+
+export const BeneficialOwners = collection<BeneficialOwnerRecord>()("beneficialOwners", (o) => o.id, {
+  customerId: { kind: "plain", counted: true, keys: (o) => o.customerId },
+  createdAt: { kind: "ordered", keys: (o) => sortableTimestamp(o.createdAt) }
+})
+
+export const Verifications = collection<VerificationRecord>()("verifications", (v) => v.id, {
+  customerId: { kind: "plain", keys: (v) => v.customerId },
+  verificationStatus: { kind: "plain", keys: (v) => v.verificationStatus },
+  createdAt: { kind: "ordered", keys: (v) => sortableTimestamp(v.createdAt) }
+})
+

@@ -15,7 +15,12 @@ export const idTypes = [
   "Transaction",
   "Webhook",
   "Platform",
-  "ScaChallenge"
+  "ScaChallenge",
+  "Document",
+  "BeneficialOwner",
+  "Verification",
+  // A bulk customer import (the reference's ids for it are `Job:<uuid>`).
+  "Job"
 ] as const
 export type IdType = (typeof idTypes)[number]
 
@@ -54,3 +59,6 @@ export type CustomerId = Id<"Customer">
 export type InternalAccountId = Id<"InternalAccount">
 export type AuthMethodId = Id<"AuthMethod">
 export type PlatformId = Id<"Platform">
+export type DocumentId = Id<"Document">
+export type BeneficialOwnerId = Id<"BeneficialOwner">
+export type VerificationId = Id<"Verification">
