@@ -13,6 +13,24 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT"
 /** The `{param}` names of a path, in order: `"/a/{x}/b/{y}"` gives `["x", "y"]`. */
 export type PathParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? [N, ...PathParamNames<Rest>] : []
 
+/** A file of a multipart/form-data body, as the transport hands it to a program. */
+export interface UploadedFile {
+  /** The part's `filename`, as the client sent it (never trusted for the type). */
+  readonly fileName: string
+  /** The part's declared content type, as the client sent it (never trusted for the type). */
+  readonly contentType: string
+  readonly bytes: Uint8Array
+}
+
+/**
+ * The body of a multipart endpoint: its text fields (one value per name) and its files by field
+ * name. The HTTP adapter parses multipart/form-data into this; an embedder passes it directly.
+ */
+export interface MultipartBody {
+  readonly fields: Readonly<Record<string, string>>
+  readonly files: Readonly<Record<string, UploadedFile>>
+}
+
 /**
  * What an endpoint's program receives: the authenticated platform and the request's parts, not
  * yet decoded (the programs decode, so JavaScript callers get the same checks as HTTP ones). A
@@ -61,6 +79,11 @@ export interface Endpoint<
   readonly documentBody?: boolean
   /** A signed-retry endpoint: its method and path are what the challenge binds. */
   readonly signedRetry?: S
+  /**
+   * The body is multipart/form-data, parsed by the transport into a `MultipartBody` (the
+   * program still checks it), up to `maxBytes` in all.
+   */
+  readonly multipart?: { readonly maxBytes: number }
   readonly run: (request: EndpointRequest<P, S>) => Effect.Effect<A, unknown, EngineServices>
 }
 
