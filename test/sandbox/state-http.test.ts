@@ -65,7 +65,8 @@ describe.each(kinds)("sandbox state over HTTP (%s store)", (kind) => {
     const doc = await exportState(a)
     expect(doc).toMatchObject({ format: "tessera.state", version: 1 })
     expect(Object.keys(doc.collections)).toEqual([
-      "customers", "internalAccounts", "authMethods", "sessions", "signedRequests", "processingControls", "otpIssuances", "passkeyChallenges", "externalAccounts"
+      "customers", "internalAccounts", "authMethods", "sessions", "signedRequests", "processingControls", "otpIssuances", "passkeyChallenges", "externalAccounts",
+      "documents", "documentFiles", "beneficialOwners", "verifications"
     ])
 
     const b = await start("virtual")

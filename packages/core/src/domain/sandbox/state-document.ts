@@ -1,5 +1,19 @@
 import { Either, ParseResult, Schema } from "effect"
-import { AuthMethods, Customers, ExternalAccounts, InternalAccounts, OtpIssuances, PasskeyChallenges, ProcessingControls, Sessions, SignedRequests } from "../collections.ts"
+import {
+  AuthMethods,
+  BeneficialOwners,
+  Customers,
+  DocumentFiles,
+  Documents,
+  ExternalAccounts,
+  InternalAccounts,
+  OtpIssuances,
+  PasskeyChallenges,
+  ProcessingControls,
+  Sessions,
+  SignedRequests,
+  Verifications
+} from "../collections.ts"
 import { DateTimeString } from "../common.ts"
 import { InvalidInput } from "../errors.ts"
 import { identityKeyOf } from "../external-accounts/record.ts"
@@ -19,6 +33,7 @@ import {
   signedInputs,
   SignedRequestState
 } from "./state-records.ts"
+import { BeneficialOwnerState, DocumentFileState, DocumentState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 
 /**
@@ -41,7 +56,11 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: ProcessingControls, schema: ProcessingControlState },
   { collection: OtpIssuances, schema: OtpIssuanceState },
   { collection: PasskeyChallenges, schema: PasskeyChallengeState },
-  { collection: ExternalAccounts, schema: ExternalAccountState }
+  { collection: ExternalAccounts, schema: ExternalAccountState },
+  { collection: Documents, schema: DocumentState },
+  { collection: DocumentFiles, schema: DocumentFileState },
+  { collection: BeneficialOwners, schema: BeneficialOwnerState },
+  { collection: Verifications, schema: VerificationState }
 ]
 
 export interface PlatformState {

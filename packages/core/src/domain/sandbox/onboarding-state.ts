@@ -1,0 +1,63 @@
+import { Schema } from "effect"
+import { Address, CalendarDate, CountryCode, DateTimeString, NonEmpty, optional } from "../common.ts"
+import { BeneficialOwnerRole } from "../beneficial-owners/beneficial-owner.ts"
+import { IdType } from "../customers/customer.ts"
+import { DocumentSide, DocumentType } from "../documents/document.ts"
+import { IdSchema } from "../ids.ts"
+import { VerificationErrorType, VerificationStatus } from "../verifications/verification.ts"
+
+/**
+ * What an imported onboarding record must satisfy (README, "Sandbox state"): like
+ * state-records.ts, the fields indexes, views and later operations read; other fields are kept.
+ */
+const stamps = { createdAt: DateTimeString, updatedAt: DateTimeString }
+const Status = Schema.Literal("UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD")
+const Hex64 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/, { message: () => "must be 32 bytes of lower-case hex" }))
+
+export const DocumentState = Schema.Struct({
+  id: IdSchema("Document"),
+  documentHolder: Schema.Union(IdSchema("Customer"), IdSchema("BeneficialOwner")),
+  customerId: IdSchema("Customer"),
+  documentType: DocumentType,
+  country: CountryCode,
+  side: optional(DocumentSide),
+  documentNumber: optional(Schema.String),
+  issuingAuthority: optional(Schema.String),
+  fileName: NonEmpty(255),
+  fileType: Schema.Literal("image/jpeg", "image/png", "application/pdf"),
+  fileSize: Schema.Number.pipe(Schema.int(), Schema.positive()),
+  fileSha256: Hex64,
+  submittedAt: optional(DateTimeString),
+  ...stamps
+})
+
+export const DocumentFileState = Schema.Struct({
+  id: IdSchema("Document"),
+  base64: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9+/]*={0,2}$/, { message: () => "must be base64" }))
+})
+
+export const BeneficialOwnerState = Schema.Struct({
+  id: IdSchema("BeneficialOwner"),
+  customerId: IdSchema("Customer"),
+  roles: Schema.Array(BeneficialOwnerRole),
+  ownershipPercentage: Schema.Number.pipe(Schema.int(), Schema.between(0, 100)),
+  personalInfo: Schema.Struct({
+    firstName: NonEmpty(250),
+    lastName: NonEmpty(250),
+    birthDate: CalendarDate,
+    nationality: CountryCode,
+    address: Address,
+    idType: IdType,
+    identifier: Schema.String
+  }),
+  kycStatus: Status,
+  ...stamps
+})
+
+export const VerificationState = Schema.Struct({
+  id: IdSchema("Verification"),
+  customerId: IdSchema("Customer"),
+  verificationStatus: VerificationStatus,
+  errors: Schema.Array(Schema.Struct({ resourceId: Schema.String, type: VerificationErrorType, reason: Schema.String })),
+  ...stamps
+})
