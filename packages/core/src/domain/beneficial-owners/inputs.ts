@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+import { Address, CalendarDate, CountryCode, Email, NonEmpty, optional, PhoneNumber } from "../common.ts"
+import { IdType } from "../customers/customer.ts"
+import { BeneficialOwnerRole, type BeneficialOwnerRecord } from "./beneficial-owner.ts"
+
+/**
+ * The reference's `BeneficialOwnerCreateRequest` and `BeneficialOwnerUpdateRequest`. The
+ * identifier is any non-empty string here (the reference gives no format for owners, unlike a
+ * customer's SSN/ITIN); it is kept and never shown.
+ */
+const personalInfoFields = {
+  firstName: NonEmpty(250),
+  middleName: optional(NonEmpty(250)),
+  lastName: NonEmpty(250),
+  birthDate: CalendarDate,
+  nationality: CountryCode,
+  email: optional(Email),
+  phoneNumber: optional(PhoneNumber),
+  address: Address,
+  idType: IdType,
+  identifier: NonEmpty(64),
+  countryOfIssuance: optional(CountryCode)
+}
+
+export const BeneficialOwnerPersonalInfo = Schema.Struct(personalInfoFields)
+export const BeneficialOwnerPersonalInfoUpdate = Schema.partialWith(BeneficialOwnerPersonalInfo, { exact: true })
+
+const Roles = Schema.Array(BeneficialOwnerRole)
+const Percentage = Schema.Int.pipe(Schema.between(0, 100, { message: () => "must be an integer from 0 to 100" }))
+
+export const BeneficialOwnerCreate = Schema.Struct({
+  customerId: NonEmpty(128),
+  roles: Roles,
+  ownershipPercentage: Percentage,
+  personalInfo: BeneficialOwnerPersonalInfo
+})
+export type BeneficialOwnerCreate = typeof BeneficialOwnerCreate.Type
+
+export const BeneficialOwnerUpdate = Schema.Struct({
+  roles: optional(Roles),
+  ownershipPercentage: optional(Percentage),
+  personalInfo: optional(BeneficialOwnerPersonalInfoUpdate)
+})
+export type BeneficialOwnerUpdate = typeof BeneficialOwnerUpdate.Type
+
+/** The reference's `BeneficialOwner`: the record without the write-only identifier. */
+export const beneficialOwnerView = (o: BeneficialOwnerRecord) => {
+  const { identifier: _written, ...personalInfo } = o.personalInfo
+  return { ...o, personalInfo }
+}
