@@ -43,8 +43,18 @@ export const BeneficialOwnerUpdate = Schema.Struct({
 })
 export type BeneficialOwnerUpdate = typeof BeneficialOwnerUpdate.Type
 
-/** The reference's `BeneficialOwner`: the record without the write-only identifier. */
-export const beneficialOwnerView = (o: BeneficialOwnerRecord) => {
-  const { identifier: _written, ...personalInfo } = o.personalInfo
-  return { ...o, personalInfo }
+/**
+ * The reference's `BeneficialOwner`. Its schema requires `personalInfo.identifier`, yet the value
+ * is write-only: the view shows it masked, every character but the last four (none of a short one) replaced by `*`
+ * (DECISIONS #141), so the shape holds and the number never leaves.
+ */
+export const maskIdentifier = (identifier: string): string => {
+  // A short identifier would be shown whole: then nothing of it is kept.
+  const shown = identifier.length > 8 ? 4 : 0
+  return identifier.replace(/[^-\s]/g, (ch, i: number) => (i < identifier.length - shown ? "*" : ch))
 }
+
+export const beneficialOwnerView = (o: BeneficialOwnerRecord) => ({
+  ...o,
+  personalInfo: { ...o.personalInfo, identifier: maskIdentifier(o.personalInfo.identifier) }
+})
