@@ -69,6 +69,15 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("hosted KYC links
     expect((await t.request("GET", `${V}/beneficial-owners/${b}`)).body.kycStatus).toBe("APPROVED")
   })
 
+  it("a business's registration-number suffix decides over the chosen outcome (002 rejects, another approves)", async () => {
+    for (const [rn, status] of [["RN-002", "REJECTED"], ["RN-444", "APPROVED"]]) {
+      const id = await create(t, businessWith(rn))
+      const r = await complete((await link(id)).body.token, status === "REJECTED" ? "APPROVED" : "REJECTED")
+      expect(r.body.verificationStatus).toBe(status)
+      expect((await t.request("GET", `${V}/customers/${id}`)).body.kybStatus).toBe(status)
+    }
+  })
+
   it("an expired link is refused (400) and changes nothing", async () => {
     const id = await create(t, completeIndividual("Ann Lee 003"))
     const { token } = (await link(id)).body

@@ -12,6 +12,7 @@ import {
   individualVerificationRule,
   isTerminal,
   type KycStatus,
+  kycStatusAtCreation,
   ownerStatusOnResolution
 } from "../sandbox/kyc.ts"
 import type { Emitted, Transition } from "./transition.ts"
@@ -79,14 +80,26 @@ interface Outcome {
   readonly takeDocumentsIn?: boolean
 }
 
+/** The status a suffix imposes whatever the data (002 rejects, an undecided-by-data suffix approves), if any. */
+const suffixDecision = (c: CustomerRecord): HostedOutcome | undefined => {
+  if (c.customerType === "BUSINESS") {
+    const rule = businessVerificationRule(c.businessInfo?.registrationNumber)
+    return rule === "REJECT" ? "REJECTED" : rule === "APPROVE" ? "APPROVED" : undefined
+  }
+  return individualVerificationRule(c.fullName) === "DECIDED" ? (kycStatusAtCreation(c.fullName) === "REJECTED" ? "REJECTED" : "APPROVED") : undefined
+}
+
 const decide = (s: Onboarding, e: VerificationEvent): Either.Either<Outcome, DomainError> => {
   const c = s.customer
   const current = statusOf(c)
   if (e._tag === "CompleteHostedFlow") {
     if (isTerminal(current))
       return Either.left(new Conflict({ message: `Customer ${c.id} is already ${current}; a hosted flow cannot change it`, details: { customerId: c.id, status: current } }))
+    // The suffix decides here too (spec: "on POST /verifications (or the hosted KYB link)"):
+    // only a customer left to validation takes the outcome the sandbox caller chose.
+    const outcome = suffixDecision(c) ?? e.outcome
     const pending = c.customerType === "BUSINESS" ? "IN_PROGRESS" : "PENDING_MANUAL_REVIEW"
-    return Either.right({ verificationStatus: e.outcome === "PENDING" ? pending : e.outcome, status: e.outcome })
+    return Either.right({ verificationStatus: outcome === "PENDING" ? pending : outcome, status: outcome })
   }
   if (isTerminal(current)) return Either.left(alreadyDecided(c, current))
   if (c.customerType === "BUSINESS") {
