@@ -83,6 +83,11 @@ describe("verifications through the embedding API", () => {
     expect(await api.verifications.get(v.id)).toEqual(v)
     expect((await api.verifications.list({ customerId: business.id })).data).toEqual([v])
     expect((await api.beneficialOwners.get(owner.id)).kycStatus).toBe("REJECTED")
+    const person = (await api.customers.create({ customerType: "INDIVIDUAL", fullName: "Ann 001" })) as { id: string }
+    const gaps = await api.verifications.submit({ customerId: person.id })
+    expect(gaps.errors.map((e) => e.field ?? e.acceptedDocumentTypes?.join())).toEqual([
+      "birthDate", "nationality", "idType", "identifier", "address", "PASSPORT,DRIVERS_LICENSE,NATIONAL_ID"
+    ])
     const link = await api.customers.createKycLink(business.id)
     expect(link.provider).toBe("SUMSUB")
 
@@ -93,6 +98,7 @@ describe("verifications through the embedding API", () => {
     await expect(api.verifications.get(v.id)).rejects.toMatchObject({ _tag: "REFERENCE_NOT_FOUND" })
     await api.sandbox.importState(doc)
     expect(await api.verifications.get(v.id)).toEqual(v)
+    expect(await api.verifications.get(gaps.id)).toEqual(gaps)
     expect((await api.beneficialOwners.get(owner.id)).kycStatus).toBe("REJECTED")
     expect(await engine.run(Effect.flatMap(Store, (s) => s.findBy(Verifications, platform.id, "customerId", business.id)))).toHaveLength(1)
     expect((await api.sandbox.completeKycLink(link.token!, { outcome: "APPROVED" }).catch((e) => e)).status).toBe(409)
