@@ -8,8 +8,7 @@ import type { InternalAccountRecord } from "./internal-accounts/internal-account
 import type { PlatformRecord } from "./platform/platform.ts"
 import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts"
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
-import type { VerificationRecord } from "./verifications/verification.ts"
-import type { KycLinkRecord } from "./verifications/kyc-link.ts"
+import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 

@@ -12,7 +12,7 @@ import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 import { isTerminal } from "../../sandbox/kyc.ts"
 import { equal, listPage, pageParams } from "../common/listing.ts"
-import { findActiveCustomer } from "../verifications/onboarding.ts"
+import { findActiveCustomer } from "../verifications/verifications.ts"
 
 const decodeCreate = decodeInput(BeneficialOwnerCreate)
 const decodeUpdate = decodeInput(BeneficialOwnerUpdate)

@@ -6,15 +6,14 @@ import { decodeInput } from "../../domain/field-errors.ts"
 import { makeId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { type KycLinkRecord, kycLinkView } from "../../domain/verifications/kyc-link.ts"
+import { type KycLinkRecord, kycLinkView } from "../../domain/verifications/verification.ts"
 import { KYC_LINK_LIFETIME_MS } from "../../limits.ts"
 import { type Onboarding, verificationStep } from "../../machines/verification.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 import { KYC_LINK_BASE, KYC_LINK_PROVIDER } from "../../sandbox/literals.ts"
 import { commitStep } from "../common/step.ts"
-import { findActiveCustomer, loadOnboarding, saveOnboarding } from "./onboarding.ts"
-import { verificationView } from "./verifications.ts"
+import { findActiveCustomer, loadOnboarding, saveOnboarding, verificationView } from "./verifications.ts"
 
 const RedirectUri = Schema.String.pipe(
   Schema.maxLength(2048),
