@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Effect } from "effect"
-import { makeEngine, Store, Verifications } from "@tessera/core"
+import { Effect, Layer } from "effect"
+import { deliverAll, Engine, makeEngine, Store, Verifications, WebhookTransport } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { basic, startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
 import { addIdentityDocument, businessWith, completeIndividual, create, verify, webhookProblems } from "../support/onboarding.ts"
@@ -108,5 +108,26 @@ describe("verifications through the embedding API", () => {
   it("checks webhook payloads against the reference's schemas (a wrong one is caught)", () => {
     expect(webhookProblems([{ id: "Webhook:x", type: "VERIFICATION.APPROVED", timestamp: "2025-01-01T00:00:00Z", data: { id: "v" } }])).not.toEqual([])
     expect(webhookProblems([{ id: "Webhook:x", type: "CUSTOMER.KYC_PENDING", timestamp: "2025-01-01T00:00:00Z", data: {} }])).not.toEqual([])
+  })
+
+  it("delivers the customer's and the verification's webhooks to the platform, in the reference's shapes", async () => {
+    const received: Array<{ id: string; type: string; timestamp: string; data: unknown }> = []
+    const transport = Layer.succeed(WebhookTransport, {
+      post: (_url, _headers, body) => Effect.sync(() => (received.push(JSON.parse(body)), { status: 200, body: "" }))
+    })
+    const engine = await Engine.make({ store: MemoryStore.layer, clock: "virtual", clockStartMs: Date.UTC(2026, 5, 1), webhookTransport: transport })
+    const platform = await engine.platform({ clientId: "hooks", clientSecret: "s", webhookUrl: "http://receiver.test/hook" })
+    const api = engine.as(platform)
+    const c = (await api.customers.create({
+      customerType: "BUSINESS",
+      businessInfo: { legalName: "Acme", country: "US", taxId: "1", incorporatedOn: "2020-01-01", registrationNumber: "RN-123" }
+    })) as { id: string }
+    const v = await api.verifications.submit({ customerId: c.id })
+    await engine.run(deliverAll)
+    expect(received.map((e) => e.type).sort()).toEqual(["CUSTOMER.KYB_APPROVED", "VERIFICATION.APPROVED"])
+    expect(received.find((e) => e.type === "VERIFICATION.APPROVED")!.data).toEqual(v)
+    expect(received.find((e) => e.type === "CUSTOMER.KYB_APPROVED")!.data).toMatchObject({ id: c.id, kybStatus: "APPROVED" })
+    expect(webhookProblems(received)).toEqual([])
+    await engine.dispose()
   })
 })
