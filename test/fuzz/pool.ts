@@ -1,6 +1,6 @@
 /** Ids the fuzzer has seen in answers, by their prefix, so later requests address real resources. */
-export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge"
-const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge"]
+export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification"
+const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification"]
 const idPattern = /^([A-Za-z]+):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** A signed retry's first leg, kept so a later request can send a second leg for it. */
@@ -19,6 +19,8 @@ export class Pool {
   readonly challenges: Array<Challenge> = []
   /** `otpEncryptionTargetBundle`s from credential challenges, to seal OTPs to. */
   readonly otpTargets: Array<string> = []
+  /** Tokens of hosted KYC links, to complete them. */
+  readonly kycTokens: Array<string> = []
   /** The last state document exported (when small), to import again. */
   stateDocument: unknown = undefined
 
@@ -54,6 +56,7 @@ export class Pool {
     if (body === null || typeof body !== "object") return
     const b = body as Record<string, unknown>
     if (typeof b["otpEncryptionTargetBundle"] === "string") keep(this.otpTargets, b["otpEncryptionTargetBundle"])
+    if (operationId === "createCustomerKycLink" && typeof b["token"] === "string") keep(this.kycTokens, b["token"])
     if (operationId === "tessera.exportSandboxState" && text.length < 200_000) this.stateDocument = body
   }
 }

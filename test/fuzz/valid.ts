@@ -50,6 +50,21 @@ const business = (x: Ctx) => ({
   businessInfo: { legalName: "Fuzz Corp", country: "US", taxId: "47-1234567", incorporatedOn: "2018-03-14", registrationNumber: `55${digits(x, 2)}${suffix(x)}` }
 })
 
+const beneficialOwner = (x: Ctx) => ({
+  customerId: customer(x),
+  roles: ["UBO"],
+  ownershipPercentage: x.r.int(101),
+  personalInfo: {
+    firstName: "Fuzz",
+    lastName: `Owner ${suffix(x)}`,
+    birthDate: "1970-01-01",
+    nationality: "US",
+    address: { line1: "1 Main St", postalCode: "94105", country: "US" },
+    idType: "SSN",
+    identifier: "123-45-6789"
+  }
+})
+
 const externalAccount = (x: Ctx) =>
   x.r.pick([
     () => ({
@@ -122,5 +137,18 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   "tessera.advanceClock": (x) => ({ params: {}, body: { seconds: x.r.pick([1, 5, 31, 60, 400, 3600]) } }),
   "tessera.resetSandbox": () => ({ params: {} }),
   "tessera.exportSandboxState": () => ({ params: {} }),
+  createVerification: (x) => ({ params: {}, body: { customerId: customer(x) } }),
+  listVerifications: (x) =>
+    ({ params: {}, query: listQuery(x, [`customerId=${encodeURIComponent(customer(x))}`, "verificationStatus=RESOLVE_ERRORS"]) }),
+  getVerification: (x) => ({ params: { verificationId: x.pool.id("Verification", n(x)) } }),
+  createCustomerKycLink: (x) => ({ params: { customerId: customer(x) }, ...(x.r.chance(0.5) ? { body: { redirectUri: "https://app.example.com/done" } } : {}) }),
+  "tessera.completeKycLink": (x) => ({
+    params: { token: x.pool.kycTokens.at(-1 - x.r.int(Math.max(1, x.pool.kycTokens.length))) ?? "0".repeat(32) },
+    body: { outcome: x.r.pick(["APPROVED", "REJECTED", "PENDING"]) }
+  }),
+  createBeneficialOwner: (x) => ({ params: {}, body: beneficialOwner(x) }),
+  listBeneficialOwners: (x) => ({ params: {}, query: [`customerId=${encodeURIComponent(customer(x))}`, listQuery(x, [])].filter((q) => q !== "").join("&") }),
+  getBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) } }),
+  updateBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) }, body: { personalInfo: { lastName: `Owner ${suffix(x)}` } } }),
   "tessera.importSandboxState": (x) => ({ params: {}, body: x.pool.stateDocument ?? { format: "tessera-state", version: 1, collections: {} } })
 }

@@ -16,7 +16,10 @@ const ids = {
   InternalAccount: "InternalAccount:00000000-0000-4000-8000-000000000000",
   AuthMethod: "AuthMethod:00000000-0000-4000-8000-000000000000",
   Session: "Session:00000000-0000-4000-8000-000000000000",
-  ExternalAccount: "ExternalAccount:00000000-0000-4000-8000-000000000000"
+  ExternalAccount: "ExternalAccount:00000000-0000-4000-8000-000000000000",
+  BeneficialOwner: "BeneficialOwner:00000000-0000-4000-8000-000000000000",
+  Verification: "Verification:00000000-0000-4000-8000-000000000000",
+  KycLink: "0".repeat(32)
 } as const
 type Resource = keyof typeof ids
 
@@ -69,6 +72,11 @@ const cases: ReadonlyArray<Case> = [
   ea("createPlatformExternalAccountOwnershipChallenge", "POST", "/platform/external-accounts/{id}/challenge", { method: "WALLET_SIGNATURE" }),
   ea("verifyPlatformExternalAccountOwnership", "POST", "/platform/external-accounts/{id}/verify", { signature: "0xabcd" }),
   ea("tessera.decideLiveness", "POST", "/sandbox/external-accounts/{id}/liveness", { outcome: "PASSED" }),
+  { operationId: "getVerification", method: "GET", path: `/verifications/${ids.Verification}`, resource: "Verification" },
+  { operationId: "getBeneficialOwner", method: "GET", path: `/beneficial-owners/${ids.BeneficialOwner}`, resource: "BeneficialOwner" },
+  { operationId: "updateBeneficialOwner", method: "PATCH", path: `/beneficial-owners/${ids.BeneficialOwner}`, resource: "BeneficialOwner", body: { ownershipPercentage: 5 } },
+  { operationId: "createCustomerKycLink", method: "POST", path: `/customers/${ids.Customer}/kyc-link`, resource: "Customer" },
+  { operationId: "tessera.completeKycLink", method: "POST", path: `/sandbox/kyc-links/${ids.KycLink}/complete`, resource: "KycLink", body: { outcome: "APPROVED" } },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 

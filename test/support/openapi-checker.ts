@@ -90,3 +90,15 @@ export const operationFor = (method: string, path: string): string | undefined =
   const m = match(method, segments)
   return m._tag === "Found" ? m.route.operationId : undefined
 }
+
+const webhookValidators = new Map<string, ReturnType<typeof ajv.compile>>()
+
+/**
+ * Checks a delivered webhook body `{id, type, timestamp, data}` against one of the reference's
+ * webhook payload schemas (its `webhooks:` section, e.g. `CustomerWebhook`).
+ */
+export const checkWebhook = (schemaName: string, body: unknown): ReadonlyArray<string> => {
+  let v = webhookValidators.get(schemaName)
+  if (v === undefined) webhookValidators.set(schemaName, (v = ajv.compile({ $ref: `openapi.json#/components/schemas/${schemaName}` })))
+  return v(body) ? [] : [`${schemaName}: ${ajv.errorsText(v.errors)}`]
+}

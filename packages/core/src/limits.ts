@@ -101,3 +101,6 @@ export const SECRET_SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const
 export const AUTH_FAILURE_LIMIT = 5
 export const AUTH_FAILURE_WINDOW_MS = 60_000
 
+
+/** How long a hosted KYC link (POST /customers/{id}/kyc-link) can be used, once. */
+export const KYC_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000

@@ -69,6 +69,7 @@ export const ownOperations: Readonly<Record<string, OwnOperation>> = {
   "tessera.holdAccountOperations": { response: ProcessingHold },
   "tessera.holdPlatformOperations": { response: ProcessingHold },
   "tessera.decideLiveness": { response: { sameAs: "getCustomerExternalAccountById" } },
+  "tessera.completeKycLink": { response: { sameAs: "getVerification" } },
   "tessera.listEvents": { query: EventsQuery, response: EventList },
   "tessera.webhookPublicKey": { response: WebhookPublicKey },
   "tessera.getClock": { response: Clock },

@@ -8,7 +8,7 @@ import type { InternalAccountRecord } from "./internal-accounts/internal-account
 import type { PlatformRecord } from "./platform/platform.ts"
 import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts"
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
-import type { VerificationRecord } from "./verifications/verification.ts"
+import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -93,3 +93,7 @@ export const Verifications = collection<VerificationRecord>()("verifications", (
   createdAt: { kind: "ordered", keys: (v) => sortableTimestamp(v.createdAt) }
 })
 
+/** Hosted KYC links, by their token; a customer's are read when it is reset or exported only. */
+export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
+  customerId: { kind: "plain", keys: (l) => l.customerId }
+})

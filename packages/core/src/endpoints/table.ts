@@ -1,8 +1,10 @@
+import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
 import { customerEndpoints } from "./customers.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
+import { verificationEndpoints } from "./verifications.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
 import { webhookEndpoints } from "./webhooks.ts"
 
@@ -18,7 +20,9 @@ export const endpoints = [
   ...externalAccountEndpoints,
   ...platformEndpoints,
   ...webhookEndpoints,
-  ...sandboxEndpoints
+  ...sandboxEndpoints,
+  ...verificationEndpoints,
+  ...beneficialOwnerEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

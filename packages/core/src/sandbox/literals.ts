@@ -23,3 +23,9 @@ export const LIVENESS_LINK_BASE = "https://liveness.sandbox.tessera.local"
 
 /** Where the End User Terms of each version are published (`GET /customers/end-user-terms`). */
 export const END_USER_TERMS_URL_BASE = "https://terms.sandbox.tessera.local/end-user-terms"
+
+/** Where a hosted KYC/KYB link sends the customer; the flow is completed with the sandbox control. */
+export const KYC_LINK_BASE = "https://kyc.sandbox.tessera.local/onboard"
+
+/** The provider a hosted KYC link names (the reference's only `KycProvider`). */
+export const KYC_LINK_PROVIDER = "SUMSUB"

@@ -61,3 +61,13 @@ export const VerificationState = Schema.Struct({
   errors: Schema.Array(Schema.Struct({ resourceId: Schema.String, type: VerificationErrorType, reason: Schema.String })),
   ...stamps
 })
+
+export const KycLinkState = Schema.Struct({
+  id: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{32}$/, { message: () => "must be 16 bytes of lower-case hex" })),
+  customerId: IdSchema("Customer"),
+  kycUrl: Schema.String,
+  redirectUri: optional(Schema.String),
+  expiresAt: DateTimeString,
+  usedAt: optional(DateTimeString),
+  ...stamps
+})

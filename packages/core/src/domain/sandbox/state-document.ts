@@ -7,6 +7,7 @@ import {
   Documents,
   ExternalAccounts,
   InternalAccounts,
+  KycLinks,
   OtpIssuances,
   PasskeyChallenges,
   ProcessingControls,
@@ -33,7 +34,7 @@ import {
   signedInputs,
   SignedRequestState
 } from "./state-records.ts"
-import { BeneficialOwnerState, DocumentFileState, DocumentState, VerificationState } from "./onboarding-state.ts"
+import { BeneficialOwnerState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 
 /**
@@ -60,7 +61,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Documents, schema: DocumentState },
   { collection: DocumentFiles, schema: DocumentFileState },
   { collection: BeneficialOwners, schema: BeneficialOwnerState },
-  { collection: Verifications, schema: VerificationState }
+  { collection: Verifications, schema: VerificationState },
+  { collection: KycLinks, schema: KycLinkState }
 ]
 
 export interface PlatformState {
@@ -115,7 +117,10 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: AuthMethods.name, field: "customerId", target: Customers.name },
   { collection: AuthMethods.name, field: "accountId", target: InternalAccounts.name },
   { collection: Sessions.name, field: "accountId", target: InternalAccounts.name },
-  { collection: ExternalAccounts.name, field: "customerId", target: Customers.name }
+  { collection: ExternalAccounts.name, field: "customerId", target: Customers.name },
+  { collection: BeneficialOwners.name, field: "customerId", target: Customers.name },
+  { collection: Verifications.name, field: "customerId", target: Customers.name },
+  { collection: KycLinks.name, field: "customerId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {
