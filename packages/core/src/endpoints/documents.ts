@@ -1,5 +1,11 @@
-import { deleteDocument, getDocument, replaceDocument, uploadDocument } from "../operations/documents/documents.ts"
-import { DocumentListQuery, listDocuments } from "../operations/documents/queries.ts"
+import {
+  deleteDocument,
+  DocumentListQuery,
+  getDocument,
+  listDocuments,
+  replaceDocument,
+  uploadDocument
+} from "../operations/documents/documents.ts"
 import { DOCUMENT_UPLOAD_MAX_BYTES } from "../limits.ts"
 import { endpoint, MultipartBodySchema } from "./define.ts"
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { BeneficialOwners, Customers, DocumentFiles, Documents } from "../../domain/collections.ts"
+import { optional } from "../../domain/common.ts"
 import { type DocumentRecord, documentView } from "../../domain/documents/document.ts"
 import { decodeReplace, decodeUpload, type DocumentInput } from "../../domain/documents/inputs.ts"
 import { Conflict, UserNotFound } from "../../domain/errors.ts"
@@ -11,6 +12,7 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
+import { equal, listPage, pageParams } from "../common/listing.ts"
 
 /**
  * The holder of a document: a customer of the platform that is not deleted, or one of its
@@ -84,6 +86,25 @@ export const uploadDocument = (platform: PlatformRecord, body: unknown) =>
         return documentView(record)
       })
     )
+  })
+
+export const DocumentListQuery = Schema.Struct({
+  documentHolder: optional(Schema.String),
+  ...pageParams
+})
+
+/**
+ * GET /documents: the platform's documents in upload order, optionally of one holder, paged by
+ * cursor. A holder that is not one (or not this platform's) lists nothing, as other list filters do.
+ */
+export const listDocuments = (platform: PlatformRecord, query: unknown) =>
+  listPage({
+    collection: Documents,
+    scope: platform.id,
+    querySchema: DocumentListQuery,
+    query,
+    where: (q) => [equal("documentHolder", q.documentHolder)],
+    view: documentView
   })
 
 export const getDocument = (platform: PlatformRecord, id: string) => Effect.map(loadDocument(platform, id), documentView)

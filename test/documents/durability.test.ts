@@ -10,7 +10,7 @@ import { newCustomer, sha256, stored, V } from "./support.ts"
 const dir = mkdtempSync(join(tmpdir(), "tessera-documents-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe("documents on SQLite survive a restart", () => {
+describe("documents are durable state", () => {
   it("uploads, replaces and deletes, restarts on the same file, and reads back the same metadata and bytes", async () => {
     const filename = join(dir, "docs.sqlite")
     const first = await startTestServer("sqlite", { filename })
@@ -37,6 +37,22 @@ describe("documents on SQLite survive a restart", () => {
       expect(await stored(second, deleted.id)).toEqual({ record: undefined, bytes: undefined })
     } finally {
       await second.close()
+    }
+  })
+
+  it("travel in a state export from SQLite, and an import into a memory server serves them with the same bytes", async () => {
+    const from = await startTestServer("sqlite", { filename: join(dir, "export.sqlite") })
+    const to = await startTestServer("memory")
+    try {
+      const holder = await newCustomer(from)
+      const doc = await uploadDocument(from, holder, "UTILITY_BILL", "pdf", { issuingAuthority: "City Power" }, 11)
+      const state = await from.request("GET", `${V}/sandbox/state`)
+      expect((await to.request("PUT", `${V}/sandbox/state`, { body: state.body })).status).toBe(200)
+      expect((await to.request("GET", `${V}/documents/${doc.id}`)).body).toEqual(doc)
+      expect(sha256((await stored(to, doc.id)).bytes!)).toBe(sha256(tinyPdf(11)))
+    } finally {
+      await from.close()
+      await to.close()
     }
   })
 })
