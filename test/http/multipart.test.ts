@@ -89,11 +89,16 @@ describe("multipart/form-data reader", () => {
     expect(isMultipart(undefined)).toBe(false)
   })
 
-  it("lets a transport read a multipart body past the JSON cap, and only a multipart body", () => {
-    expect(readCap({}, "application/json")).toBe(DEFAULT_MAX_BODY_BYTES)
-    expect(readCap({ maxBodyBytes: 10 }, undefined)).toBe(10)
-    // The largest multipart endpoint's cap (document uploads'), whatever the JSON cap.
-    expect(readCap({}, CT)).toBe(DOCUMENT_UPLOAD_MAX_BYTES)
-    expect(readCap({ maxBodyBytes: 10 }, CT)).toBe(DOCUMENT_UPLOAD_MAX_BYTES)
+  it("lets a transport read past the JSON cap only a multipart body sent to a multipart endpoint, up to its cap", () => {
+    const docs = "/2025-10-13/documents"
+    expect(readCap({}, "POST", docs, CT)).toBe(DOCUMENT_UPLOAD_MAX_BYTES)
+    expect(readCap({ maxBodyBytes: 10 }, "PUT", `${docs}/Document:x?a=1`, CT)).toBe(DOCUMENT_UPLOAD_MAX_BYTES)
+    expect(readCap({}, "POST", docs, "application/json")).toBe(DEFAULT_MAX_BODY_BYTES)
+    expect(readCap({ maxBodyBytes: 10 }, "POST", docs, undefined)).toBe(10)
+    // Another route, another method, or no route at all: the JSON cap, whatever the media type.
+    expect(readCap({}, "POST", "/2025-10-13/customers", CT)).toBe(DEFAULT_MAX_BODY_BYTES)
+    expect(readCap({}, "PATCH", docs, CT)).toBe(DEFAULT_MAX_BODY_BYTES)
+    expect(readCap({}, "POST", "/documents", CT)).toBe(DEFAULT_MAX_BODY_BYTES)
+    expect(readCap({}, "POST", "/2025-10-13/%E0%A4%A", CT)).toBe(DEFAULT_MAX_BODY_BYTES)
   })
 })

@@ -50,7 +50,7 @@ export const toFetchHandler = (engine: Engine, options: FetchHandlerOptions = {}
   return async (request: Request): Promise<Response> => {
     const u = new URL(request.url)
     const path = prefix !== "" && u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) : u.pathname
-    const body = await readCapped(request, readCap(options, request.headers.get("content-type") ?? undefined))
+    const body = await readCapped(request, readCap(options, request.method, path, request.headers.get("content-type") ?? undefined))
     const res = await new Promise<HttpResponse>((resolve) =>
       handle({ method: request.method, url: path + u.search, header: (n) => request.headers.get(n) ?? undefined, body }, resolve)
     )

@@ -26,18 +26,22 @@ export { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
 import { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
 export { malformedJson, notJson, payloadTooLarge } from "./body.ts"
 
-// The largest body any multipart endpoint takes: a transport reads a multipart body up to this
-// before routing; the handler then holds it to its own endpoint's cap.
-const MAX_MULTIPART_BYTES = Math.max(0, ...routes.map((r) => r.endpoint.multipart?.maxBytes ?? 0))
+// Only the multipart endpoints: a transport asks it, for a multipart body only, how much to read.
+const multipartRoutes = makeMatcher(routes.filter((r) => r.endpoint.multipart !== undefined))
 
 /**
  * How many bytes a transport reads before giving up ("too-large"): the JSON cap, or for a
- * multipart body the largest multipart endpoint's (DECISIONS #147). Judged from the content
- * type alone, since the transport reads before the route is known.
+ * multipart body sent to a multipart endpoint that endpoint's own cap (DECISIONS #147). `url` is
+ * the request's path and query after any mount prefix.
  */
-export const readCap = (options: HandlerOptions, contentType: string | undefined): number => {
+export const readCap = (options: HandlerOptions, method: string, url: string, contentType: string | undefined): number => {
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  return isMultipart(contentType) ? Math.max(max, MAX_MULTIPART_BYTES) : max
+  if (!isMultipart(contentType)) return max
+  const q = url.indexOf("?")
+  const path = q === -1 ? url : url.slice(0, q)
+  const segments = path.startsWith(BASE_PATH + "/") ? decodeSegments(path.slice(BASE_PATH.length)) : undefined
+  const m = segments === undefined ? undefined : multipartRoutes(method, segments)
+  return m?._tag === "Found" ? m.route.endpoint.multipart!.maxBytes : max
 }
 
 /** A request as any transport hands it over. */
