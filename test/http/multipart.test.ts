@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { DEFAULT_MAX_BODY_BYTES, DOCUMENT_UPLOAD_MAX_BYTES, envelopeOf, isDomainError, type MultipartBody } from "@tessera/core"
+import { DEFAULT_MAX_BODY_BYTES, DOCUMENT_UPLOAD_MAX_BYTES, envelopeOf, MULTIPART_MAX_PARTS, isDomainError, type MultipartBody } from "@tessera/core"
 import { isMultipart, parseMultipart, readCap } from "@tessera/adapter-http"
 
 /**
@@ -63,6 +63,13 @@ describe("multipart/form-data reader", () => {
     const { error } = await parse(body, CT)
     expect(error).toMatchObject({ status: 400, code: "INVALID_INPUT" })
     expect((error as any).details.errors.map((e: { field: string }) => e.field)).toEqual(["a", "f"])
+  })
+
+  it("refuses a body of more parts than any upload needs before parsing it, and takes one at the cap", async () => {
+    const at = Array.from({ length: MULTIPART_MAX_PARTS }, (_, i) => part(`f${i}`, "x")).join("") + end
+    expect(Object.keys((await parse(at, CT)).ok!.fields)).toHaveLength(MULTIPART_MAX_PARTS)
+    const over = part("one-more", "x") + at
+    expect((await parse(over, CT)).error).toMatchObject({ status: 400, details: { errors: [{ field: "body", message: `it has more than ${MULTIPART_MAX_PARTS} parts` }] } })
   })
 
   it.each([

@@ -4,6 +4,7 @@ import {
   type FieldError,
   InvalidInput,
   invalidInput,
+  MULTIPART_MAX_PARTS,
   type MultipartBody,
   UnsupportedMediaType,
   type UploadedFile
@@ -58,7 +59,10 @@ const repeated = (names: ReadonlyArray<string>): DomainError =>
  */
 export const parseMultipart = (bytes: Uint8Array, contentType: string): Effect.Effect<MultipartBody, DomainError> => {
   if (!isMultipart(contentType)) return Effect.fail(notMultipart(contentType))
-  if (boundaryOf(contentType) === undefined) return Effect.fail(malformedMultipart("the content type names no boundary"))
+  const boundary = boundaryOf(contentType)
+  if (boundary === undefined) return Effect.fail(malformedMultipart("the content type names no boundary"))
+  if (delimiters(bytes, boundary, MULTIPART_MAX_PARTS + 1) > MULTIPART_MAX_PARTS + 1)
+    return Effect.fail(malformedMultipart(`it has more than ${MULTIPART_MAX_PARTS} parts`))
   return Effect.flatMap(
     Effect.tryPromise({
       try: () => new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData(),
@@ -87,6 +91,15 @@ export const parseMultipart = (bytes: Uint8Array, contentType: string): Effect.E
       )
     }
   )
+}
+
+/** Delimiters in the body: one per part, plus the closing one. Counted on the bytes, before parsing. */
+const delimiters = (bytes: Uint8Array, boundary: string, stopAfter: number): number => {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const needle = Buffer.from(`--${boundary}`, "latin1")
+  let count = 0
+  for (let at = buffer.indexOf(needle); at !== -1 && count <= stopAfter; at = buffer.indexOf(needle, at + needle.length)) count++
+  return count
 }
 
 const fileOf = async (file: File): Promise<UploadedFile> => ({

@@ -114,3 +114,9 @@ export const DOCUMENT_UPLOAD_MAX_BYTES = DOCUMENT_MAX_FILE_BYTES + 256 * 1024
 
 /** Longest `fileName` a document keeps (the state document's bound). */
 export const DOCUMENT_MAX_FILE_NAME = 255
+
+/**
+ * Most parts a multipart/form-data body may have (400 past it). An upload has a handful; the cap
+ * keeps a 10 MB body of tiny parts (about 175,000, half a second of parsing) from being parsed.
+ */
+export const MULTIPART_MAX_PARTS = 100
