@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http"
 import express from "express"
 import express4 from "express4"
 import { afterAll, describe, expect, it } from "vitest"
-import { makeEngine } from "@tessera/core"
+import { DOCUMENT_UPLOAD_MAX_BYTES, makeEngine } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { bodyParserErrors, nodeListener, toFetchHandler } from "@tessera/adapter-http"
 import { app as withJsonParser } from "../examples/mount-express.ts"
@@ -89,6 +89,18 @@ describe("a multipart upload reaches Tessera whole", () => {
     const engine = makeEngine({ store: MemoryStore.layer })
     await engine.platform({ clientId: "my-app", clientSecret: "s3cret" })
     await expectUploadRoundTrip(toFetchHandler(engine, { prefix: "/tessera" }), "http://mounted.test/tessera")
+  })
+
+  it("the fetch handler holds a multipart body to the endpoint's cap (413) and a JSON one to the JSON rules (415)", async () => {
+    const engine = makeEngine({ store: MemoryStore.layer })
+    await engine.platform({ clientId: "my-app", clientSecret: "s3cret" })
+    const handler = toFetchHandler(engine)
+    const huge = new FormData()
+    huge.append("file", new Blob([new Uint8Array(DOCUMENT_UPLOAD_MAX_BYTES)]), "huge.png")
+    const big = await call(handler, "http://mounted.test", "POST", "/documents", huge)
+    expect([big.status, big.body.code, big.body.details.maxBytes]).toEqual([413, "PAYLOAD_TOO_LARGE", DOCUMENT_UPLOAD_MAX_BYTES])
+    const json = await call(handler, "http://mounted.test", "POST", "/documents", JSON.stringify({ documentType: "PASSPORT" }))
+    expect([json.status, json.body.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"])
   })
 
   it("a multipart parser in front (its fields on req.body, its files elsewhere) is a 400 saying where to mount", async () => {

@@ -6,7 +6,7 @@ import { type DocumentRecord, documentView } from "../../domain/documents/docume
 import { decodeReplace, decodeUpload, type DocumentInput } from "../../domain/documents/inputs.ts"
 import { Conflict, UserNotFound } from "../../domain/errors.ts"
 import { invalidInput } from "../../domain/field-errors.ts"
-import { type CustomerId, type DocumentId, isId, makeId } from "../../domain/ids.ts"
+import { type CustomerId, isId, makeId } from "../../domain/ids.ts"
 import { referenceNotFound } from "../../domain/not-found.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
@@ -162,9 +162,3 @@ export const deleteDocument = (platform: PlatformRecord, id: string) =>
       })
     )
   })
-
-/** A document's bytes, for the engine's own readers (tests, a verification): never served. */
-export const documentBytes = (platform: PlatformRecord, id: DocumentId) =>
-  Effect.map(Effect.flatMap(Store, (store) => store.get(DocumentFiles, platform.id, id)), (found) =>
-    Option.map(found, (f) => new Uint8Array(Buffer.from(f.base64, "base64")))
-  )
