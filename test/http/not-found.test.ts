@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { routes } from "@tessera/adapter-http"
 import { deviations, referenceFacts } from "@tessera/adapter-http/openapi"
 import { newKeyPair } from "@tessera/core/testing"
+import { documentForm } from "../support/onboarding-uploads.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
 /**
@@ -19,7 +20,8 @@ const ids = {
   ExternalAccount: "ExternalAccount:00000000-0000-4000-8000-000000000000",
   BeneficialOwner: "BeneficialOwner:00000000-0000-4000-8000-000000000000",
   Verification: "Verification:00000000-0000-4000-8000-000000000000",
-  KycLink: "0".repeat(32)
+  KycLink: "0".repeat(32),
+  Document: "Document:00000000-0000-4000-8000-000000000000"
 } as const
 type Resource = keyof typeof ids
 
@@ -30,6 +32,8 @@ interface Case {
   readonly resource: Resource
   /** A body the operation accepts, so only the missing id stands in the way. */
   readonly body?: unknown
+  /** A multipart body instead, for the endpoints that take one. */
+  readonly form?: () => FormData
 }
 
 const key = newKeyPair()
@@ -77,6 +81,9 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "updateBeneficialOwner", method: "PATCH", path: `/beneficial-owners/${ids.BeneficialOwner}`, resource: "BeneficialOwner", body: { ownershipPercentage: 5 } },
   { operationId: "createCustomerKycLink", method: "POST", path: `/customers/${ids.Customer}/kyc-link`, resource: "Customer" },
   { operationId: "tessera.completeKycLink", method: "POST", path: `/sandbox/kyc-links/${ids.KycLink}/complete`, resource: "KycLink", body: { outcome: "APPROVED" } },
+  { operationId: "getDocument", method: "GET", path: `/documents/${ids.Document}`, resource: "Document" },
+  { operationId: "replaceDocument", method: "PUT", path: `/documents/${ids.Document}`, resource: "Document", form: () => documentForm(undefined, "PASSPORT") },
+  { operationId: "deleteDocument", method: "DELETE", path: `/documents/${ids.Document}`, resource: "Document" },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 
@@ -95,7 +102,7 @@ describe("a missing id answers the reference's 404 code", () => {
   })
 
   it.each(cases)("$operationId", async (c) => {
-    const res = await t.request(c.method, V + c.path, c.body === undefined ? {} : { body: c.body })
+    const res = await t.request(c.method, V + c.path, c.form !== undefined ? { form: c.form() } : c.body === undefined ? {} : { body: c.body })
     expect([res.status, res.body.code], JSON.stringify(res.body)).toEqual([404, c.resource === "Customer" ? "USER_NOT_FOUND" : "REFERENCE_NOT_FOUND"])
     expect(referenceCodes).toContain(res.body.code)
     if (c.resource !== "Customer") expect(res.body.details).toEqual({ resource: c.resource, id: ids[c.resource] })

@@ -104,3 +104,22 @@ export const AUTH_FAILURE_WINDOW_MS = 60_000
 
 /** How long a hosted KYC link (POST /customers/{id}/kyc-link) can be used, once. */
 export const KYC_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000
+
+/** A document's file: at most 10 MB (the reference's limit), checked by the upload (400 on `file`). */
+export const DOCUMENT_MAX_FILE_BYTES = 10 * 1024 * 1024
+
+/**
+ * A document upload's whole multipart body: the file at its limit plus room for the text fields
+ * and the framing (413 past it), so a file just over 10 MB is still read and answered 400 on
+ * `file`, which says what is wrong.
+ */
+export const DOCUMENT_UPLOAD_MAX_BYTES = DOCUMENT_MAX_FILE_BYTES + 256 * 1024
+
+/** Longest `fileName` a document keeps (the state document's bound). */
+export const DOCUMENT_MAX_FILE_NAME = 255
+
+/**
+ * Most parts a multipart/form-data body may have (400 past it). An upload has a handful; the cap
+ * keeps a 10 MB body of tiny parts (about 175,000, half a second of parsing) from being parsed.
+ */
+export const MULTIPART_MAX_PARTS = 100

@@ -12,7 +12,8 @@ const referenced = {
   AuthMethod: "Credential",
   Session: "Session",
   BeneficialOwner: "Beneficial owner",
-  Verification: "Verification"
+  Verification: "Verification",
+  Document: "Document"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

@@ -1,5 +1,6 @@
 import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
 import { customerEndpoints } from "./customers.ts"
+import { documentEndpoints } from "./documents.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
@@ -15,6 +16,7 @@ import { webhookEndpoints } from "./webhooks.ts"
  */
 export const endpoints = [
   ...customerEndpoints,
+  ...documentEndpoints,
   ...internalAccountEndpoints,
   ...walletAuthEndpoints,
   ...externalAccountEndpoints,
