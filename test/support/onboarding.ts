@@ -1,49 +1,21 @@
-import { createHash, randomUUID } from "node:crypto"
 import { Effect } from "effect"
-import { DocumentFiles, Documents, Store } from "@tessera/core"
+import { Documents, Store } from "@tessera/core"
+import { uploadDocument } from "./onboarding-uploads.ts"
 import type { DocumentRecord, DocumentType } from "../../packages/core/src/domain/documents/document.ts"
 import { checkWebhook } from "./openapi-checker.ts"
 import { CLIENT_ID, CLIENT_SECRET, type TestServer } from "./server.ts"
 
 const V = "/2025-10-13"
 
-/** A tiny valid PDF: what a document's bytes look like to the engine. */
-const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
-
 /**
- * Adds a document to a holder (a customer, or a beneficial owner of `customerId`) straight
- * through the engine's Store, in the test platform's scope: the record and its file, as an
- * upload would leave them. Kept in one place so it can become the real multipart upload.
+ * Adds a document to a holder (a customer, or one of its beneficial owners) through the real
+ * multipart upload, as a client would, and answers the stored record (to see `submittedAt`).
  */
-export const addDocument = async (
-  t: TestServer,
-  holderId: string,
-  documentType: DocumentType,
-  customerId: string = holderId
-): Promise<DocumentRecord> => {
-  const platform = await t.engine.platform({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })
-  const now = new Date().toISOString()
-  const doc = {
-    id: `Document:${randomUUID()}`,
-    documentHolder: holderId,
-    customerId,
-    documentType,
-    country: "US",
-    fileName: "document.pdf",
-    fileType: "application/pdf",
-    fileSize: PDF.byteLength,
-    fileSha256: createHash("sha256").update(PDF).digest("hex"),
-    createdAt: now,
-    updatedAt: now
-  } as DocumentRecord
-  await t.engine.run(
-    Effect.flatMap(Store, (s) =>
-      s.transaction(
-        Effect.zipRight(s.put(Documents, platform.id, doc), s.put(DocumentFiles, platform.id, { id: doc.id, base64: PDF.toString("base64") }))
-      )
-    )
-  )
-  return doc
+export const addDocument = async (t: TestServer, holderId: string, documentType: DocumentType): Promise<DocumentRecord> => {
+  const uploaded = await uploadDocument(t, holderId, documentType, "pdf")
+  const record = await readDocument(t, uploaded.id)
+  if (record === undefined) throw new Error(`uploaded document ${uploaded.id} is not stored`)
+  return record
 }
 
 export const addIdentityDocument = (t: TestServer, holderId: string, type: DocumentType = "PASSPORT") => addDocument(t, holderId, type)
