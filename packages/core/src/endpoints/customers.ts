@@ -2,6 +2,8 @@ import { Schema } from "effect"
 import { BusinessCreate, BusinessUpdate, IndividualCreate, IndividualUpdate } from "../domain/customers/customer.ts"
 import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "../operations/customers/customers.ts"
 import { CustomerListQuery, getEndUserTerms, listCustomers } from "../operations/customers/queries.ts"
+import { ContactVerificationConfirmRequest } from "../domain/customers/contact-verification.ts"
+import { confirmContactCode, sendContactCode } from "../operations/customers/contact-verification.ts"
 import { endpoint } from "./define.ts"
 
 export const customerEndpoints = [
@@ -68,5 +70,47 @@ export const customerEndpoints = [
     status: 200,
     summary: "Delete a customer; the answer is the customer as it was",
     run: (r) => deleteCustomer(r.platform, r.params.customerId)
+  }),
+  endpoint({
+    group: "customers",
+    name: "sendEmailVerification",
+    method: "POST",
+    path: "/customers/{customerId}/verify-email",
+    operationId: "sendCustomerEmailVerification",
+    status: 204,
+    summary: "Send (or resend) an email verification code to a customer whose jurisdiction requires contact verification; the sandbox code is 123456",
+    run: (r) => sendContactCode(r.platform, r.params.customerId, "email")
+  }),
+  endpoint({
+    group: "customers",
+    name: "confirmEmailVerification",
+    method: "POST",
+    path: "/customers/{customerId}/verify-email/confirm",
+    operationId: "confirmCustomerEmailVerification",
+    status: 200,
+    summary: "Confirm the email verification code: contactVerification.email becomes VERIFIED",
+    body: ContactVerificationConfirmRequest,
+    run: (r) => confirmContactCode(r.platform, r.params.customerId, "email", r.body)
+  }),
+  endpoint({
+    group: "customers",
+    name: "sendPhoneVerification",
+    method: "POST",
+    path: "/customers/{customerId}/verify-phone",
+    operationId: "sendCustomerPhoneVerification",
+    status: 204,
+    summary: "Send (or resend) a phone verification code to a customer whose jurisdiction requires contact verification; the sandbox code is 123456",
+    run: (r) => sendContactCode(r.platform, r.params.customerId, "phone")
+  }),
+  endpoint({
+    group: "customers",
+    name: "confirmPhoneVerification",
+    method: "POST",
+    path: "/customers/{customerId}/verify-phone/confirm",
+    operationId: "confirmCustomerPhoneVerification",
+    status: 200,
+    summary: "Confirm the phone verification code: contactVerification.phone becomes VERIFIED",
+    body: ContactVerificationConfirmRequest,
+    run: (r) => confirmContactCode(r.platform, r.params.customerId, "phone", r.body)
   })
 ]
