@@ -4,6 +4,9 @@ import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "../
 import { CustomerListQuery, getEndUserTerms, listCustomers } from "../operations/customers/queries.ts"
 import { ContactVerificationConfirmRequest } from "../domain/customers/contact-verification.ts"
 import { confirmContactCode, sendContactCode } from "../operations/customers/contact-verification.ts"
+import { CsvUpload } from "../domain/customers/bulk-import.ts"
+import { BULK_CSV_MAX_BYTES } from "../limits.ts"
+import { getBulkImportJob, importCustomersCsv } from "../operations/customers/bulk-import.ts"
 import { endpoint } from "./define.ts"
 
 export const customerEndpoints = [
@@ -112,5 +115,29 @@ export const customerEndpoints = [
     summary: "Confirm the phone verification code: contactVerification.phone becomes VERIFIED",
     body: ContactVerificationConfirmRequest,
     run: (r) => confirmContactCode(r.platform, r.params.customerId, "phone", r.body)
+  }),
+  endpoint({
+    group: "customers",
+    name: "uploadCsv",
+    method: "POST",
+    path: "/customers/bulk/csv",
+    operationId: "uploadCustomersCsv",
+    status: 202,
+    summary: "Import customers from a CSV file, each row checked and created as POST /customers would; the job is complete when the 202 is answered",
+    body: CsvUpload,
+    documentBody: false,
+    // The file plus the multipart framing and headers around it.
+    multipart: { maxBytes: BULK_CSV_MAX_BYTES + 64 * 1024 },
+    run: (r) => importCustomersCsv(r.platform, r.body)
+  }),
+  endpoint({
+    group: "customers",
+    name: "getBulkJob",
+    method: "GET",
+    path: "/customers/bulk/jobs/{jobId}",
+    operationId: "getBulkCustomerImportJob",
+    status: 200,
+    summary: "Read a bulk import job: its status, progress counts and each failed row's errors",
+    run: (r) => getBulkImportJob(r.platform, r.params.jobId)
   })
 ]

@@ -3,6 +3,7 @@ import { Address, CalendarDate, CountryCode, DateTimeString, NonEmpty, optional 
 import { BeneficialOwnerRole } from "../beneficial-owners/beneficial-owner.ts"
 import { IdType } from "../customers/customer.ts"
 import { DocumentSide, DocumentType } from "../documents/document.ts"
+import { BulkImportStatus } from "../customers/bulk-import.ts"
 import { IdSchema } from "../ids.ts"
 import { VerificationErrorType, VerificationStatus } from "../verifications/verification.ts"
 
@@ -59,5 +60,15 @@ export const VerificationState = Schema.Struct({
   customerId: IdSchema("Customer"),
   verificationStatus: VerificationStatus,
   errors: Schema.Array(Schema.Struct({ resourceId: Schema.String, type: VerificationErrorType, reason: Schema.String })),
+  ...stamps
+})
+
+const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+export const BulkImportJobState = Schema.Struct({
+  id: IdSchema("Job"),
+  status: BulkImportStatus,
+  progress: Schema.Struct({ total: Count, processed: Count, successful: Count, failed: Count }),
+  errors: Schema.Array(Schema.Struct({ correlationId: Schema.String, code: Schema.String, message: Schema.String })),
+  completedAt: optional(DateTimeString),
   ...stamps
 })

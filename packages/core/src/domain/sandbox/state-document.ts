@@ -2,6 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import {
   AuthMethods,
   BeneficialOwners,
+  BulkImportJobs,
   Customers,
   DocumentFiles,
   Documents,
@@ -33,7 +34,7 @@ import {
   signedInputs,
   SignedRequestState
 } from "./state-records.ts"
-import { BeneficialOwnerState, DocumentFileState, DocumentState, VerificationState } from "./onboarding-state.ts"
+import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 
 /**
@@ -60,7 +61,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Documents, schema: DocumentState },
   { collection: DocumentFiles, schema: DocumentFileState },
   { collection: BeneficialOwners, schema: BeneficialOwnerState },
-  { collection: Verifications, schema: VerificationState }
+  { collection: Verifications, schema: VerificationState },
+  { collection: BulkImportJobs, schema: BulkImportJobState }
 ]
 
 export interface PlatformState {
