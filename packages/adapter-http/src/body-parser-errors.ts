@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type DomainError, envelopeOf } from "@tessera/core"
-import { malformedJson, notJson, payloadTooLarge } from "./handler.ts"
+import { malformedJson, notJson, payloadTooLarge } from "./body.ts"
 
 /** What body-parser (express.json, express.raw, express.text) puts on the errors it raises. */
 interface ParserError {

@@ -1,5 +1,5 @@
 import type { Engine } from "@tessera/core"
-import { DEFAULT_MAX_BODY_BYTES, type HttpRequest, type HttpResponse, makeHandler, type MountOptions } from "./handler.ts"
+import { type HttpRequest, type HttpResponse, makeHandler, type MountOptions, readCap } from "./handler.ts"
 
 export type FetchHandlerOptions = MountOptions
 
@@ -46,12 +46,11 @@ const readCapped = async (request: Request, max: number): Promise<HttpRequest["b
  */
 export const toFetchHandler = (engine: Engine, options: FetchHandlerOptions = {}) => {
   const handle = makeHandler(engine, options)
-  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const prefix = options.prefix ?? ""
   return async (request: Request): Promise<Response> => {
     const u = new URL(request.url)
     const path = prefix !== "" && u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) : u.pathname
-    const body = await readCapped(request, max)
+    const body = await readCapped(request, readCap(options, request.headers.get("content-type") ?? undefined))
     const res = await new Promise<HttpResponse>((resolve) =>
       handle({ method: request.method, url: path + u.search, header: (n) => request.headers.get(n) ?? undefined, body }, resolve)
     )

@@ -5,29 +5,40 @@ import {
   envelopeOf,
   type ErrorEnvelope,
   internalErrorEnvelope,
-  InvalidInput,
-  invalidInput,
   invoke,
   isDomainError,
   isReply,
-  MAX_JSON_DEPTH,
   MethodNotAllowed,
   NO_SIGNATURE,
   NotFound,
-  PayloadTooLarge,
   ServiceUnavailable,
-  StoreError,
-  UnsupportedMediaType
+  StoreError
 } from "@tessera/core"
 import { authenticateRequest, walletHeaders } from "./basic-auth.ts"
 import { makeMatcher, type Route, routes } from "./routes.ts"
 import { health } from "./health.ts"
 import { logError } from "./log.ts"
-import { textNestsDeeper, valueNestsDeeper } from "./json-depth.ts"
+import { readBody, readMultipartBody } from "./body.ts"
+import { isMultipart } from "./multipart.ts"
 
 export const BASE_PATH = "/2025-10-13"
 export { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
 import { DEFAULT_MAX_BODY_BYTES } from "@tessera/core"
+export { malformedJson, notJson, payloadTooLarge } from "./body.ts"
+
+// The largest body any multipart endpoint takes: a transport reads a multipart body up to this
+// before routing; the handler then holds it to its own endpoint's cap.
+const MAX_MULTIPART_BYTES = Math.max(0, ...routes.map((r) => r.endpoint.multipart?.maxBytes ?? 0))
+
+/**
+ * How many bytes a transport reads before giving up ("too-large"): the JSON cap, or for a
+ * multipart body the largest multipart endpoint's (DECISIONS #147). Judged from the content
+ * type alone, since the transport reads before the route is known.
+ */
+export const readCap = (options: HandlerOptions, contentType: string | undefined): number => {
+  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  return isMultipart(contentType) ? Math.max(max, MAX_MULTIPART_BYTES) : max
+}
 
 /** A request as any transport hands it over. */
 export interface HttpRequest {
@@ -151,74 +162,6 @@ const headOf = (res: HttpResponse): HttpResponse =>
 const withHead = (allow: ReadonlyArray<string>): ReadonlyArray<string> =>
   allow.includes("GET") && !allow.includes("HEAD") ? [...allow, "HEAD"] : allow
 
-const isJson = (contentType: string | undefined) =>
-  contentType !== undefined && /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())
-
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-type BodyResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: DomainError }
-
-export const payloadTooLarge = (max: number) =>
-  new PayloadTooLarge({ message: `Request body exceeds ${max} bytes`, details: { maxBytes: max } })
-
-export const notJson = (contentType: string | undefined) =>
-  new UnsupportedMediaType({ message: "Request bodies must be application/json", details: { contentType: contentType ?? null } })
-
-export const malformedJson = () =>
-  invalidInput([{ field: "body", message: "is not valid JSON" }], "Request body is not valid JSON")
-
-// A 400, not a 413: the body is small; its shape is what no endpoint accepts (DECISIONS #116).
-const nestsTooDeep = () =>
-  invalidInput(
-    [{ field: "body", message: `nests deeper than ${MAX_JSON_DEPTH} levels` }],
-    `Request body nests deeper than ${MAX_JSON_DEPTH} levels`
-  )
-
-// The integrator's mistake, not the client's; still a 4xx, as no request may produce a 500.
-const bodyConsumed = () =>
-  new InvalidInput({
-    message:
-      "The request body was read before Tessera saw it and nothing was handed over: mount Tessera before any " +
-      "body parser, leave the parsed body on req.body (express.json, express.raw and express.text do), or " +
-      "pass the fetch handler a Request whose body is unread",
-    details: { reason: "BODY_ALREADY_CONSUMED" }
-  })
-
-/** Reads a JSON body: 413 past the cap, 415 for another media type, 400 for malformed JSON. */
-const readBody = (req: HttpRequest, max: number): BodyResult => {
-  const body = req.body
-  if (body === "too-large") return { ok: false, error: payloadTooLarge(max) }
-  if (body === "consumed") return { ok: false, error: bodyConsumed() }
-  if ("parsed" in body) return readParsed(req, body.parsed, max)
-  if (body.byteLength > max) return { ok: false, error: payloadTooLarge(max) }
-  if (body.byteLength === 0) return { ok: true, value: undefined }
-  const contentType = req.header("content-type")
-  if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
-  let text: string
-  let value: unknown
-  try {
-    text = utf8.decode(body)
-    value = JSON.parse(text)
-  } catch {
-    return { ok: false, error: malformedJson() }
-  }
-  return textNestsDeeper(text, MAX_JSON_DEPTH) ? { ok: false, error: nestsTooDeep() } : { ok: true, value }
-}
-
-/**
- * A body the host parsed gets the raw path's rules where the request still shows them: its
- * declared length against the cap, an empty body as no body (parsers turn it into `{}`), and
- * the JSON media type.
- */
-const readParsed = (req: HttpRequest, value: unknown, max: number): BodyResult => {
-  const declared = req.header("content-length")
-  if (declared !== undefined && Number(declared) > max) return { ok: false, error: payloadTooLarge(max) }
-  if (declared === "0") return { ok: true, value: undefined }
-  const contentType = req.header("content-type")
-  if (!isJson(contentType)) return { ok: false, error: notJson(contentType) }
-  return valueNestsDeeper(value, MAX_JSON_DEPTH) ? { ok: false, error: nestsTooDeep() } : { ok: true, value }
-}
-
 /**
  * The transport-independent request pipeline: version prefix, route, Basic auth, body, then
  * one core program. Every failure becomes the error envelope; only a defect is a 500.
@@ -231,18 +174,19 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   // One chain per request (no generator): it runs on every call, so each step shows in the benchmarks.
   const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string>) =>
     Effect.flatMap(authenticateRequest(req.header("authorization")), (platform) => {
-      let body: unknown = undefined
-      if (route.method !== "GET" && route.method !== "DELETE") {
-        const read = readBody(req, max)
-        if (!read.ok) return Effect.fail(read.error)
-        body = read.value
+      const run = (body: unknown) => {
+        // Header names are the transport's: the core gets the signature headers' values as data.
+        const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE
+        return Effect.map(invoke(route.endpoint, platform, { params, query, body, headers }), (value) => ({
+          value,
+          platformId: platform.id
+        }))
       }
-      // Header names are the transport's: the core gets the signature headers' values as data.
-      const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE
-      return Effect.map(invoke(route.endpoint, platform, { params, query, body, headers }), (value) => ({
-        value,
-        platformId: platform.id
-      }))
+      const multipart = route.endpoint.multipart
+      if (multipart !== undefined) return Effect.flatMap(readMultipartBody(req, multipart.maxBytes), run)
+      if (route.method === "GET" || route.method === "DELETE") return run(undefined)
+      const read = readBody(req, max)
+      return read.ok ? run(read.value) : Effect.fail(read.error)
     })
 
   return (req: HttpRequest, respond: (res: HttpResponse) => void): void => {

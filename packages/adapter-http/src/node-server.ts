@@ -8,7 +8,7 @@ import {
   HTTP_TIMEOUT_CHECK_INTERVAL_MS
 } from "@tessera/core"
 import { answerClientError } from "./client-errors.ts"
-import { DEFAULT_MAX_BODY_BYTES, type HandlerOptions, type HttpRequest, makeHandler, type MountOptions } from "./handler.ts"
+import { type HandlerOptions, type HttpRequest, makeHandler, type MountOptions, readCap } from "./handler.ts"
 
 export interface ServeOptions extends HandlerOptions {
   readonly engine: Engine
@@ -66,7 +66,6 @@ const handedOver = (body: unknown): HttpRequest["body"] => {
  */
 export const nodeListener = (engine: Engine, options: NodeListenerOptions = {}) => {
   const handle = makeHandler(engine, options)
-  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const prefix = options.prefix ?? ""
   return (req: IncomingMessage & { readonly body?: unknown }, res: ServerResponse): void => {
     const finish = (body: HttpRequest["body"]) => {
@@ -92,6 +91,7 @@ export const nodeListener = (engine: Engine, options: NodeListenerOptions = {}) 
     // Decided by the stream, not by req.body: Express 4 sets `req.body = {}` on requests its
     // parser skipped, whose stream is still unread.
     if (!req.readable || req.readableDidRead) return finish(handedOver(req.body))
+    const max = readCap(options, req.headers["content-type"])
     const declared = Number(req.headers["content-length"] ?? "0")
     if (declared > max) {
       req.resume()

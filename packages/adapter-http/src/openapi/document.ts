@@ -57,6 +57,20 @@ const queryParameters = (fields: Schema.Struct.Fields, json: EffectJson) =>
     return { name, in: "query", required: one.required.includes(name), schema: one.properties[name]! }
   })
 
+/**
+ * A multipart endpoint's body is published as multipart/form-data, whatever schema describes its
+ * fields: the reference's where it has one (its `format: binary` file fields are richer than
+ * anything derived from the program's checks), else the declared body, else any object.
+ */
+const multipartBody = (route: Route, facts: OperationFacts | undefined, json: EffectJson) => ({
+  required: facts?.requestBody?.required ?? true,
+  content: {
+    "multipart/form-data": {
+      schema: facts?.requestBody?.schema ?? (route.body !== undefined ? json.input(route.body) : { type: "object" })
+    }
+  }
+})
+
 const operation = (route: Route, json: EffectJson) => {
   const id = route.operationId
   const facts = referenceFacts.operations[id]
@@ -69,11 +83,13 @@ const operation = (route: Route, json: EffectJson) => {
       ? referenceParameters(facts, description)
       : [...pathParameters(route.path), ...(query === undefined ? [] : queryParameters(query.fields, json))]
   const requestBody =
-    route.body !== undefined
-      ? { required: facts?.requestBody?.required ?? true, content: { "application/json": { schema: json.input(route.body) } } }
-      : facts?.requestBody
-        ? { required: facts.requestBody.required, content: { [facts.requestBody.contentType]: { schema: facts.requestBody.schema } } }
-        : undefined
+    route.endpoint.multipart !== undefined
+      ? multipartBody(route, facts, json)
+      : route.body !== undefined
+        ? { required: facts?.requestBody?.required ?? true, content: { "application/json": { schema: json.input(route.body) } } }
+        : facts?.requestBody
+          ? { required: facts.requestBody.required, content: { [facts.requestBody.contentType]: { schema: facts.requestBody.schema } } }
+          : undefined
   return {
     operationId: id,
     summary: route.summary,
