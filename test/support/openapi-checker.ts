@@ -59,7 +59,8 @@ export const checkResponse = (operationId: string | undefined, status: number, b
   // "No route" is no operation's answer: an operation's 404 carries the reference's code for it.
   if (code === deviations.noRoute.code) problems.push(`${operationId} answered ${code}, the HTTP layer's "no route"`)
   const httpLayer = code !== undefined && deviations.httpLayerCodes.get(code) === status
-  const declared = responses[String(status)]
+  const added = deviations.addedErrorResponses[operationId]?.[String(status)]
+  const declared = responses[String(status)] ?? (added === undefined ? undefined : { $ref: `#/components/schemas/${added}` })
   if (declared === undefined) {
     if (!(deviations.anyOperationStatuses.has(status) && (httpLayer || deviations.authenticationStatuses.has(status))))
       problems.push(`${operationId} does not declare status ${status}`)
