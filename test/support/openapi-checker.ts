@@ -60,7 +60,8 @@ export const checkResponse = (operationId: string | undefined, status: number, b
   if (code === deviations.noRoute.code) problems.push(`${operationId} answered ${code}, the HTTP layer's "no route"`)
   const httpLayer = code !== undefined && deviations.httpLayerCodes.get(code) === status
   const added = deviations.addedErrorResponses[operationId]?.[String(status)]
-  const declared = responses[String(status)] ?? (added === undefined ? undefined : { $ref: `#/components/schemas/${added}` })
+  // A declared status without a body is `null`: only an undeclared one (`undefined`) may be an added one.
+  const declared = responses[String(status)] !== undefined ? responses[String(status)] : added === undefined ? undefined : { $ref: `#/components/schemas/${added}` }
   if (declared === undefined) {
     if (!(deviations.anyOperationStatuses.has(status) && (httpLayer || deviations.authenticationStatuses.has(status))))
       problems.push(`${operationId} does not declare status ${status}`)
