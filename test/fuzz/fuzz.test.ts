@@ -32,6 +32,10 @@ describe("fuzz", () => {
     expect(report.requests).toBe(3_000)
     // The mix reached real state, not only refusals.
     for (const status of ["200", "201", "202", "400", "404"]) expect(report.statuses[status] ?? 0).toBeGreaterThan(0)
+    // Multipart routes were reached with bodies they accept and bodies they refuse.
+    expect(report.byOperation["uploadDocument"]?.["201"] ?? 0, JSON.stringify(report.byOperation["uploadDocument"])).toBeGreaterThan(0)
+    expect(report.byOperation["uploadDocument"]?.["400"] ?? 0).toBeGreaterThan(0)
+    expect(report.byOperation["replaceDocument"]?.["200"] ?? 0, JSON.stringify(report.byOperation["replaceDocument"])).toBeGreaterThan(0)
     expect(report.shutdown.code).toBe(0)
     expect(report.stderr).toBe("")
   }, 120_000)

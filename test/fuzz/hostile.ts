@@ -1,3 +1,5 @@
+import { encodeMultipart, multipartContentType, type RawPart } from "../support/multipart.ts"
+import { tinyGif, tinyPdf, tinyPng } from "../support/sample-files.ts"
 import type { Ctx } from "./valid.ts"
 
 /** A request on its way out: every part may still be changed by a hostile mutation. */
@@ -14,6 +16,22 @@ export interface Draft {
 }
 
 const nest = (depth: number, open: string, close: string, inner = "1") => open.repeat(depth) + inner + close.repeat(depth)
+
+const pngPart = (x: Ctx): RawPart => ({ name: "file", value: tinyPng(x.r.int(256)), fileName: "scan.png", contentType: "image/png" })
+
+const multipartMutations: ReadonlyArray<readonly [string, (x: Ctx) => Buffer]> = [
+  ["multipart-repeated", (x) => encodeMultipart([{ name: "country", value: "US" }, { name: "country", value: "FR" }, pngPart(x), pngPart(x)])],
+  ["multipart-wrong-kinds", () => encodeMultipart([{ name: "documentType", value: "PASSPORT", fileName: "t.txt" }, { name: "file", value: "not a file" }])],
+  ["multipart-lying-file", (x) => encodeMultipart([x.r.pick<RawPart>([
+    { name: "file", value: tinyGif(), fileName: "x.png", contentType: "image/png" },
+    { name: "file", value: tinyPng(), fileName: "x.pdf" },
+    { name: "file", value: tinyPdf(), fileName: "x.pdf", contentType: "image/png" },
+    { name: "file", value: new Uint8Array(0), fileName: "empty.png" }
+  ])])],
+  ["multipart-no-closing", (x) => encodeMultipart([pngPart(x)]).subarray(0, -8)],
+  ["multipart-other-boundary", (x) => encodeMultipart([pngPart(x)], "other")],
+  ["multipart-hostile-names", (x) => encodeMultipart([{ name: "__proto__", value: "x" }, { name: x.c.draw("text"), value: x.c.draw("text"), fileName: x.c.draw("text") }])]
+]
 
 /** Bodies no endpoint accepts: wrong JSON, hostile JSON, not JSON. */
 const bodyMutations: ReadonlyArray<readonly [string, (x: Ctx, d: Draft, json: unknown) => Buffer | undefined]> = [
@@ -36,8 +54,15 @@ const bodyMutations: ReadonlyArray<readonly [string, (x: Ctx, d: Draft, json: un
   ["field-wrong-type", (x, _d, json) => Buffer.from(JSON.stringify(isRecord(json) ? withField(x, json, x.r.pick<unknown>([null, 0, -1, true, [], {}, "", x.c.draw("number"), x.c.draw("text")])) : null))],
   ["field-dropped", (x, _d, json) => Buffer.from(JSON.stringify(isRecord(json) ? dropField(x, json) : {}))],
   ["binary", (x) => Buffer.from(x.c.draw("text"), "latin1")],
-  ["form", () => Buffer.from("customerType=INDIVIDUAL&fullName=x")]
+  ["form", () => Buffer.from("customerType=INDIVIDUAL&fullName=x")],
+  // A multipart body under a multipart content type: refused by JSON endpoints (415) and, being
+  // wrong in some way, by the multipart ones (400).
+  ...multipartMutations.map(([name, make]) => [name, (x: Ctx, d: Draft) => {
+    d.headers["content-type"] = multipartContentType()
+    return make(x)
+  }] as const)
 ]
+
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v)
 

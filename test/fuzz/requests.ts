@@ -1,4 +1,5 @@
 import { BASE_PATH, routes } from "@tessera/adapter-http"
+import { encodeMultipart, multipartContentType } from "../support/multipart.ts"
 import { stamp } from "@tessera/core/testing"
 import { type Draft, methods, mutate } from "./hostile.ts"
 import { type Ctx, validTemplates } from "./valid.ts"
@@ -38,8 +39,9 @@ const draftOf = (x: Ctx, auth: string): { draft: Draft; json: unknown; operation
   const route = x.r.chance(0.002) ? x.r.pick(wiping) : x.r.pick(common)
   const template = validTemplates[route.operationId]!(x)
   const headers: Record<string, string> = { authorization: auth, ...(template.headers ?? {}) }
-  const body = template.body === undefined ? undefined : Buffer.from(JSON.stringify(template.body))
-  if (body !== undefined) headers["content-type"] = "application/json"
+  const multipart = template.multipart === undefined ? undefined : encodeMultipart(template.multipart)
+  const body = multipart ?? (template.body === undefined ? undefined : Buffer.from(JSON.stringify(template.body)))
+  if (body !== undefined) headers["content-type"] = multipart !== undefined ? multipartContentType() : "application/json"
   const draft: Draft = { method: route.method, segments: fill(route.path, template.params), base: BASE_PATH, query: template.query ?? "", headers, body, labels: [] }
   return { draft, json: template.body, operationId: route.operationId }
 }

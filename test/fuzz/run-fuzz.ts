@@ -23,6 +23,8 @@ export interface FuzzReport {
   readonly requests: number
   readonly concurrency: number
   readonly statuses: Readonly<Record<string, number>>
+  /** Statuses of the requests made from each route's template (valid or mutated), by operationId. */
+  readonly byOperation: Readonly<Record<string, Readonly<Record<string, number>>>>
   readonly latencyMs: { readonly p50: number; readonly p99: number; readonly max: number }
   readonly rssMb: { readonly before: number; readonly after: number }
   readonly seconds: number
@@ -87,6 +89,7 @@ export const runFuzz = async (o: FuzzOptions, keep = 50): Promise<FuzzReport> =>
   const auth = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency })
   const statuses: Record<string, number> = {}
+  const byOperation: Record<string, Record<string, number>> = {}
   const latencies: Array<number> = []
   const failures: Array<Failure> = []
   let failureCount = 0
@@ -101,6 +104,10 @@ export const runFuzz = async (o: FuzzOptions, keep = 50): Promise<FuzzReport> =>
       const { answer, wire: sentAs } = await send(agent, "127.0.0.1", server.port, wire, o.timeoutMs ?? 10_000)
       latencies.push(performance.now() - t0)
       statuses[answer.status] = (statuses[answer.status] ?? 0) + 1
+      if (wire.operationId !== undefined) {
+        const tally = (byOperation[wire.operationId] ??= {})
+        tally[answer.status] = (tally[answer.status] ?? 0) + 1
+      }
       const problems = check(sentAs, answer)
       if (problems.length > 0 && failureCount++ < keep) failures.push(failureOf(sentAs, answer, problems))
       learn(ctx.pool, sentAs, answer)
@@ -124,6 +131,7 @@ export const runFuzz = async (o: FuzzOptions, keep = 50): Promise<FuzzReport> =>
     requests: latencies.length,
     concurrency: o.concurrency,
     statuses,
+    byOperation,
     latencyMs: { p50: round(percentile(latencies, 0.5)), p99: round(percentile(latencies, 0.99)), max: round(latencies.at(-1) ?? 0) },
     rssMb: { before, after },
     seconds: round(seconds),

@@ -1,4 +1,6 @@
 import { type KeyPair, mintOidcToken, newKeyPair, sealOtp } from "@tessera/core/testing"
+import { type RawPart } from "../support/multipart.ts"
+import { samples, type SampleKind } from "../support/sample-files.ts"
 import type { Pool } from "./pool.ts"
 import type { Corpus, Rand } from "./random.ts"
 
@@ -16,6 +18,8 @@ export interface Template {
   readonly params: Readonly<Record<string, string>>
   readonly query?: string
   readonly body?: unknown
+  /** A multipart/form-data body instead of JSON, part by part. */
+  readonly multipart?: ReadonlyArray<RawPart>
   readonly headers?: Readonly<Record<string, string>>
 }
 
@@ -28,6 +32,7 @@ const account = (x: Ctx) => x.pool.id("InternalAccount", n(x))
 const external = (x: Ctx) => x.pool.id("ExternalAccount", n(x))
 const credential = (x: Ctx) => x.pool.id("AuthMethod", n(x))
 const session = (x: Ctx) => x.pool.id("Session", n(x))
+const documentId = (x: Ctx) => x.pool.id("Document", n(x))
 const key = (x: Ctx) => x.r.pick(x.keys)
 const email = (x: Ctx) => `f${x.r.int(1e9)}@example.com`
 const digits = (x: Ctx, length: number) => Array.from({ length }, () => x.r.int(10)).join("")
@@ -65,6 +70,18 @@ const externalAccount = (x: Ctx) =>
     () => ({ currency: "BTC", accountInfo: { accountType: "LIGHTNING", lightningAddress: `z${x.r.int(1000)}@example.com` } })
   ])()
 
+/** A document upload's parts: a tiny valid file of a random accepted type, and its metadata. */
+const documentParts = (x: Ctx, holder?: string): ReadonlyArray<RawPart> => {
+  const sample = samples[x.r.pick<SampleKind>(["png", "jpeg", "pdf"])]
+  return [
+    ...(holder === undefined ? [] : [{ name: "documentHolder", value: holder }]),
+    { name: "documentType", value: x.r.pick(["PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID", "PROOF_OF_ADDRESS", "SELFIE"]) },
+    { name: "country", value: x.r.pick(["US", "FR", "us"]) },
+    ...(x.r.chance(0.3) ? [{ name: "side", value: x.r.pick(["FRONT", "BACK", ""]) }] : []),
+    { name: "file", value: sample.bytes(x.r.int(256)), fileName: sample.name, contentType: sample.type }
+  ]
+}
+
 const listQuery = (x: Ctx, filters: ReadonlyArray<string>) =>
   [x.r.chance(0.5) ? `limit=${1 + x.r.int(100)}` : "", ...filters.filter(() => x.r.chance(0.3))].filter((s) => s !== "").join("&")
 
@@ -78,6 +95,11 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   createCustomer: (x) => ({ params: {}, body: x.r.chance(0.7) ? individual(x) : business(x) }),
   listCustomers: (x) => ({ params: {}, query: listQuery(x, ["customerType=INDIVIDUAL", "kycStatus=APPROVED", `platformCustomerId=p-${x.r.int(500)}`]) }),
   getEndUserTerms: () => ({ params: {} }),
+  uploadDocument: (x) => ({ params: {}, multipart: documentParts(x, x.r.chance(0.9) ? customer(x) : x.pool.id("BeneficialOwner", n(x))) }),
+  listDocuments: (x) => ({ params: {}, query: listQuery(x, [`documentHolder=${encodeURIComponent(customer(x))}`]) }),
+  getDocument: (x) => ({ params: { documentId: documentId(x) } }),
+  replaceDocument: (x) => ({ params: { documentId: documentId(x) }, multipart: documentParts(x, x.r.chance(0.1) ? customer(x) : undefined) }),
+  deleteDocument: (x) => ({ params: { documentId: documentId(x) } }),
   getCustomerById: (x) => ({ params: { customerId: customer(x) } }),
   updateCustomerById: (x) => ({ params: { customerId: customer(x) }, body: { customerType: "INDIVIDUAL", fullName: `Renamed ${suffix(x)}` } }),
   deleteCustomerById: (x) => ({ params: { customerId: customer(x) } }),

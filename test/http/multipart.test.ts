@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { DEFAULT_MAX_BODY_BYTES, envelopeOf, isDomainError, type MultipartBody } from "@tessera/core"
+import { DEFAULT_MAX_BODY_BYTES, DOCUMENT_UPLOAD_MAX_BYTES, envelopeOf, isDomainError, type MultipartBody } from "@tessera/core"
 import { isMultipart, parseMultipart, readCap } from "@tessera/adapter-http"
 
 /**
@@ -92,7 +92,8 @@ describe("multipart/form-data reader", () => {
   it("lets a transport read a multipart body past the JSON cap, and only a multipart body", () => {
     expect(readCap({}, "application/json")).toBe(DEFAULT_MAX_BODY_BYTES)
     expect(readCap({ maxBodyBytes: 10 }, undefined)).toBe(10)
-    // Until an endpoint declares multipart, no multipart body is read past the JSON cap.
-    expect(readCap({}, CT)).toBeGreaterThanOrEqual(DEFAULT_MAX_BODY_BYTES)
+    // The largest multipart endpoint's cap (document uploads'), whatever the JSON cap.
+    expect(readCap({}, CT)).toBe(DOCUMENT_UPLOAD_MAX_BYTES)
+    expect(readCap({ maxBodyBytes: 10 }, CT)).toBe(DOCUMENT_UPLOAD_MAX_BYTES)
   })
 })

@@ -25,6 +25,8 @@ export interface RequestOptions {
   readonly body?: unknown
   /** Sent as-is (for malformed bodies); overrides `body`. */
   readonly raw?: string | Uint8Array
+  /** Sent as multipart/form-data, the way a browser or `fetch` sends a form; overrides `body`. */
+  readonly form?: FormData
   readonly auth?: string | null
   readonly headers?: Record<string, string>
 }
@@ -56,7 +58,7 @@ export const startTestServer = async (
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<Reply> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) }
     if (o.auth !== null) headers["authorization"] ??= o.auth ?? basic()
-    let body: string | Uint8Array | undefined = o.raw
+    let body: string | Uint8Array | FormData | undefined = o.raw ?? o.form
     if (body === undefined && o.body !== undefined) {
       body = JSON.stringify(o.body)
       headers["content-type"] ??= "application/json"

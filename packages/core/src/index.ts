@@ -34,6 +34,7 @@ export {
   IndividualUpdate
 } from "./domain/customers/customer.ts"
 export type { InternalAccountRecord, InternalAccountType } from "./domain/internal-accounts/internal-account.ts"
+export { type DocumentFileRecord, type DocumentRecord, type DocumentView, documentView } from "./domain/documents/document.ts"
 export { type AuthMethodRecord, authMethodView, type CredentialType } from "./domain/wallet-auth/auth-method.ts"
 export { type SessionRecord, sessionView } from "./domain/wallet-auth/session.ts"
 export type { OtpIssuanceRecord, PasskeyChallengeRecord, ProcessingControlRecord, SignedRequestRecord } from "./domain/wallet-auth/records.ts"

@@ -112,3 +112,16 @@ export const SECRET_SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const
 export const AUTH_FAILURE_LIMIT = 5
 export const AUTH_FAILURE_WINDOW_MS = 60_000
 
+
+/** A document's file: at most 10 MB (the reference's limit), checked by the upload (400 on `file`). */
+export const DOCUMENT_MAX_FILE_BYTES = 10 * 1024 * 1024
+
+/**
+ * A document upload's whole multipart body: the file at its limit plus room for the text fields
+ * and the framing (413 past it), so a file just over 10 MB is still read and answered 400 on
+ * `file`, which says what is wrong.
+ */
+export const DOCUMENT_UPLOAD_MAX_BYTES = DOCUMENT_MAX_FILE_BYTES + 256 * 1024
+
+/** Longest `fileName` a document keeps (the state document's bound). */
+export const DOCUMENT_MAX_FILE_NAME = 255

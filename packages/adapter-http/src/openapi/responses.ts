@@ -83,6 +83,7 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
     if ((status === 413 || status === 415) && !readsBody(route)) continue
     out[String(status)] = either(out[String(status)], json.output(httpLayerError(code, status)))
   }
+  if (route.endpoint.multipart !== undefined) described["415"] = "The body is not multipart/form-data"
   return Object.fromEntries(
     Object.entries(out)
       .sort(([a], [b]) => order(a) - order(b))

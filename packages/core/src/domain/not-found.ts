@@ -10,7 +10,9 @@ const referenced = {
   ExternalAccount: "External account",
   InternalAccount: "Internal account",
   AuthMethod: "Credential",
-  Session: "Session"
+  Session: "Session",
+  BeneficialOwner: "Beneficial owner",
+  Document: "Document"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

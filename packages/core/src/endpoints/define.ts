@@ -1,11 +1,11 @@
-import type { Effect, Schema } from "effect"
+import { type Effect, Schema } from "effect"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
 import type { EngineServices } from "../engine.ts"
 import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../signed-retry/target.ts"
 
 /** The resource groups, named as in `domain/` and `operations/`. */
-export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox"] as const
+export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "documents"] as const
 export type EndpointGroup = (typeof endpointGroups)[number]
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT"
@@ -30,6 +30,18 @@ export interface MultipartBody {
   readonly fields: Readonly<Record<string, string>>
   readonly files: Readonly<Record<string, UploadedFile>>
 }
+
+/**
+ * A multipart endpoint's `body` schema: what an embedder passes (its encoded type is
+ * `MultipartBody`). The program checks the fields and files itself, with every error at once.
+ */
+export const MultipartBodySchema: Schema.Schema<MultipartBody> = Schema.Struct({
+  fields: Schema.Record({ key: Schema.String, value: Schema.String }),
+  files: Schema.Record({
+    key: Schema.String,
+    value: Schema.Struct({ fileName: Schema.String, contentType: Schema.String, bytes: Schema.Uint8ArrayFromSelf })
+  })
+})
 
 /**
  * What an endpoint's program receives: the authenticated platform and the request's parts, not

@@ -1,4 +1,5 @@
 import { customerEndpoints } from "./customers.ts"
+import { documentEndpoints } from "./documents.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
@@ -13,6 +14,7 @@ import { webhookEndpoints } from "./webhooks.ts"
  */
 export const endpoints = [
   ...customerEndpoints,
+  ...documentEndpoints,
   ...internalAccountEndpoints,
   ...walletAuthEndpoints,
   ...externalAccountEndpoints,

@@ -5,6 +5,7 @@
  */
 export * from "./customers/customers.ts"
 export * from "./customers/queries.ts"
+export * from "./documents/documents.ts"
 export * from "./internal-accounts/queries.ts"
 export * from "./internal-accounts/wallet-account.ts"
 export * from "./external-accounts/external-accounts.ts"

@@ -72,3 +72,30 @@ export interface DocumentFileRecord {
   readonly id: DocumentId
   readonly base64: string
 }
+
+/** The reference's `Document`, exactly: what the engine keeps besides (holder's customer, file facts) stays inside. */
+export interface DocumentView {
+  readonly id: string
+  readonly documentHolder: string
+  readonly documentType: DocumentType
+  readonly side?: "FRONT" | "BACK"
+  readonly country: string
+  readonly documentNumber?: string
+  readonly issuingAuthority?: string
+  readonly fileName: string
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export const documentView = (d: DocumentRecord): DocumentView => ({
+  id: d.id,
+  documentHolder: d.documentHolder,
+  documentType: d.documentType,
+  ...(d.side === undefined ? {} : { side: d.side }),
+  country: d.country,
+  ...(d.documentNumber === undefined ? {} : { documentNumber: d.documentNumber }),
+  ...(d.issuingAuthority === undefined ? {} : { issuingAuthority: d.issuingAuthority }),
+  fileName: d.fileName,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt
+})
