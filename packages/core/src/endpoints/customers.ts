@@ -4,10 +4,9 @@ import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "../
 import { CustomerListQuery, getEndUserTerms, listCustomers } from "../operations/customers/queries.ts"
 import { ContactVerificationConfirmRequest } from "../domain/customers/contact-verification.ts"
 import { confirmContactCode, sendContactCode } from "../operations/customers/contact-verification.ts"
-import { CsvUpload } from "../domain/customers/bulk-import.ts"
 import { BULK_CSV_MAX_BYTES } from "../limits.ts"
 import { getBulkImportJob, importCustomersCsv } from "../operations/customers/bulk-import.ts"
-import { endpoint } from "./define.ts"
+import { endpoint, MultipartBodySchema } from "./define.ts"
 
 export const customerEndpoints = [
   endpoint({
@@ -124,7 +123,7 @@ export const customerEndpoints = [
     operationId: "uploadCustomersCsv",
     status: 202,
     summary: "Import customers from a CSV file, each row checked and created as POST /customers would; the job is complete when the 202 is answered",
-    body: CsvUpload,
+    body: MultipartBodySchema,
     documentBody: false,
     // The file plus the multipart framing and headers around it.
     multipart: { maxBytes: BULK_CSV_MAX_BYTES + 64 * 1024 },

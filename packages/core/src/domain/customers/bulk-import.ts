@@ -100,11 +100,3 @@ export const bulkImportJobView = (job: BulkImportJobRecord) => ({
   errors: job.errors,
   ...(job.completedAt === undefined ? {} : { completedAt: job.completedAt })
 })
-
-const UploadedFile = Schema.Struct({ fileName: Schema.String, contentType: Schema.String, bytes: Schema.Uint8ArrayFromSelf })
-
-/** The multipart body of `POST /customers/bulk/csv` (a `MultipartBody`): its `file` is the CSV. */
-export const CsvUpload = Schema.Struct({
-  fields: Schema.Record({ key: Schema.String, value: Schema.String }),
-  files: Schema.Record({ key: Schema.String, value: UploadedFile })
-})

@@ -6,14 +6,14 @@ import {
   type BulkImportJobRecord,
   bulkImportJobView,
   csvColumns,
-  CsvUpload,
   ignoredCsvColumns,
   rowToBody
 } from "../../domain/customers/bulk-import.ts"
 import { type CsvProblem, decodeUtf8, parseCsv } from "../../domain/customers/csv.ts"
 import { isDomainError } from "../../domain/envelope.ts"
+import type { UploadedFile } from "../../endpoints/define.ts"
 import { BulkUploadJobNotFound, InvalidInput, PayloadTooLarge } from "../../domain/errors.ts"
-import { decodeInput, type FieldError, invalidInput } from "../../domain/field-errors.ts"
+import { type FieldError, invalidInput, isJsonObject } from "../../domain/field-errors.ts"
 import { isId, makeId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { reply } from "../../domain/reply.ts"
@@ -24,7 +24,12 @@ import { Notifier } from "../../ports/notifier.ts"
 import { Store } from "../../ports/store.ts"
 import { createCustomer } from "./customers.ts"
 
-const decodeUpload = decodeInput(CsvUpload)
+/** The `file` part of a `MultipartBody` (what the HTTP adapter hands over, or an embedder passes). */
+const csvFileOf = (input: unknown): UploadedFile | undefined => {
+  const files = isJsonObject(input) && isJsonObject(input["files"]) ? input["files"] : undefined
+  const file = files?.["file"]
+  return isJsonObject(file) && file["bytes"] instanceof Uint8Array ? (file as unknown as UploadedFile) : undefined
+}
 
 const fileError = (message: string, details: Record<string, unknown> = {}) =>
   new InvalidInput({ message: `The CSV file ${message}`, details: { ...details, errors: [{ field: "file", message }] } })
@@ -32,8 +37,7 @@ const fileError = (message: string, details: Record<string, unknown> = {}) =>
 /** The CSV's bytes from the multipart body: 400 without a `file` part, 413 past BULK_CSV_MAX_BYTES. */
 const csvBytes = (input: unknown) =>
   Effect.gen(function* () {
-    const upload = decodeUpload(input)
-    const file = Either.isRight(upload) ? upload.right.files["file"] : undefined
+    const file = csvFileOf(input)
     if (file === undefined)
       return yield* invalidInput([{ field: "file", message: "is required: a multipart/form-data body whose file part is the CSV" }])
     if (file.bytes.byteLength > BULK_CSV_MAX_BYTES)
