@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { routes } from "@tessera/adapter-http"
 import { deviations, referenceFacts } from "@tessera/adapter-http/openapi"
 import { newKeyPair } from "@tessera/core/testing"
+import { documentForm } from "../support/onboarding-uploads.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
 /**
@@ -17,7 +18,8 @@ const ids = {
   AuthMethod: "AuthMethod:00000000-0000-4000-8000-000000000000",
   Session: "Session:00000000-0000-4000-8000-000000000000",
   ExternalAccount: "ExternalAccount:00000000-0000-4000-8000-000000000000",
-  Job: "Job:00000000-0000-4000-8000-000000000000"
+  Job: "Job:00000000-0000-4000-8000-000000000000",
+  Document: "Document:00000000-0000-4000-8000-000000000000"
 } as const
 type Resource = keyof typeof ids
 
@@ -28,6 +30,8 @@ interface Case {
   readonly resource: Resource
   /** A body the operation accepts, so only the missing id stands in the way. */
   readonly body?: unknown
+  /** A multipart body instead, for the endpoints that take one. */
+  readonly form?: () => FormData
 }
 
 const key = newKeyPair()
@@ -75,6 +79,9 @@ const cases: ReadonlyArray<Case> = [
   ea("createPlatformExternalAccountOwnershipChallenge", "POST", "/platform/external-accounts/{id}/challenge", { method: "WALLET_SIGNATURE" }),
   ea("verifyPlatformExternalAccountOwnership", "POST", "/platform/external-accounts/{id}/verify", { signature: "0xabcd" }),
   ea("tessera.decideLiveness", "POST", "/sandbox/external-accounts/{id}/liveness", { outcome: "PASSED" }),
+  { operationId: "getDocument", method: "GET", path: `/documents/${ids.Document}`, resource: "Document" },
+  { operationId: "replaceDocument", method: "PUT", path: `/documents/${ids.Document}`, resource: "Document", form: () => documentForm(undefined, "PASSPORT") },
+  { operationId: "deleteDocument", method: "DELETE", path: `/documents/${ids.Document}`, resource: "Document" },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 
@@ -96,7 +103,7 @@ describe("a missing id answers the reference's 404 code", () => {
   })
 
   it.each(cases)("$operationId", async (c) => {
-    const res = await t.request(c.method, V + c.path, c.body === undefined ? {} : { body: c.body })
+    const res = await t.request(c.method, V + c.path, c.form !== undefined ? { form: c.form() } : c.body === undefined ? {} : { body: c.body })
     expect([res.status, res.body.code], JSON.stringify(res.body)).toEqual([404, ownCodes[c.resource] ?? "REFERENCE_NOT_FOUND"])
     expect(referenceCodes).toContain(res.body.code)
     if (ownCodes[c.resource] === undefined) expect(res.body.details).toEqual({ resource: c.resource, id: ids[c.resource] })
