@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Effect } from "effect"
-import { BULK_CSV_MAX_BYTES, BULK_CSV_MAX_ROWS, Engine, Outbox, type PlatformRecord, Store } from "@tessera/core"
+import { Effect, Layer } from "effect"
+import { BULK_CSV_MAX_BYTES, BULK_CSV_MAX_ROWS, deliverAll, Engine, Outbox, type PlatformRecord, Store, WebhookTransport } from "@tessera/core"
+import { MemoryStore } from "@tessera/adapter-memory"
+import { referenceSchemaProblems } from "../support/openapi-checker.ts"
 import { everyStore } from "../support/stores.ts"
 
 /** A multipart body as the HTTP transport would hand it over: the CSV in the `file` part. */
@@ -157,5 +159,26 @@ describe.each(everyStore("bulk"))("bulk customer CSV through engine.as (%s store
     const mine = await importCsv("customerType,fullName\nINDIVIDUAL,Kim")
     const other = engine.as(await engine.platform({ clientId: "bulk-other", clientSecret: "other-secret-0123456789" }))
     await expect(other.customers.getBulkJob(mine.id)).rejects.toMatchObject({ _tag: "BULK_UPLOAD_JOB_NOT_FOUND" })
+  })
+})
+
+describe("bulk upload webhooks", () => {
+  it("are delivered to the platform in the reference's BulkUploadWebhook shape", async () => {
+    const received: Array<{ type: string; data: { id: string } }> = []
+    const transport = Layer.succeed(WebhookTransport, {
+      post: (_url, _headers, body) => Effect.sync(() => (received.push(JSON.parse(body)), { status: 200, body: "" }))
+    })
+    const engine = await Engine.make({ store: MemoryStore.layer, clock: "virtual", webhookTransport: transport })
+    const api = engine.as(await engine.platform({ clientId: "hooks", clientSecret: "s", webhookUrl: "http://receiver.test/hook" }))
+    const ok = (await api.customers.uploadCsv(upload("customerType,fullName\nINDIVIDUAL,Lou\nROBOT,Max"))) as { body: { jobId: string } }
+    const bad = (await api.customers.uploadCsv(upload("customerType\nROBOT"))) as { body: { jobId: string } }
+    await engine.run(deliverAll)
+    expect(received.map((e) => [e.type, e.data.id])).toEqual([
+      ["BULK_UPLOAD.COMPLETED", ok.body.jobId],
+      ["BULK_UPLOAD.FAILED", bad.body.jobId]
+    ])
+    for (const event of received) expect(referenceSchemaProblems("BulkUploadWebhook", event)).toEqual([])
+    expect(referenceSchemaProblems("BulkUploadWebhook", { ...received[0], data: { id: "Job:x" } })).not.toEqual([])
+    await engine.dispose()
   })
 })

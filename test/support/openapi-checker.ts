@@ -92,3 +92,9 @@ export const operationFor = (method: string, path: string): string | undefined =
   const m = match(method, segments)
   return m._tag === "Found" ? m.route.operationId : undefined
 }
+
+/** What keeps `value` from satisfying the reference's named schema (webhook payloads, which no operation answers). */
+export const referenceSchemaProblems = (schema: string, value: unknown): ReadonlyArray<string> => {
+  const v = ajv.getSchema(`openapi.json#/components/schemas/${schema}`) ?? ajv.compile({ $ref: `openapi.json#/components/schemas/${schema}` })
+  return v(value) ? [] : [`${schema}: ${ajv.errorsText(v.errors)}`]
+}
