@@ -39,15 +39,23 @@ const digits = (x: Ctx, length: number) => Array.from({ length }, () => x.r.int(
 // The sandbox's suffix tables decide outcomes by the last digits: cover them.
 const suffix = (x: Ctx) => x.r.pick(["001", "002", "003", "004", "005", "006", "007", "000", digits(x, 3)])
 
-const individual = (x: Ctx) => ({
-  customerType: "INDIVIDUAL",
-  fullName: `Fuzz Person ${suffix(x)}`,
-  email: email(x),
-  birthDate: "1990-01-15",
-  nationality: "US",
-  ...(x.r.chance(0.3) ? { platformCustomerId: `p-${x.r.int(500)}` } : {}),
-  ...(x.r.chance(0.3) ? { address: { line1: "1 Main St", postalCode: "94105", country: "US" } } : {})
-})
+const individual = (x: Ctx) => {
+  const fullName = `Fuzz Person ${suffix(x)}`
+  const number = x.r.int(1e9)
+  // A third are EU/EEA customers, whose contact verification the verify-email/-phone routes
+  // drive; decided from a number already drawn, so the seeded stream of draws stays as it was.
+  const eu = number % 3 === 0 ? { region: "DE", phoneNumber: `+49151${String(number % 1e7).padStart(7, "0")}` } : {}
+  return {
+    customerType: "INDIVIDUAL",
+    fullName,
+    email: `f${number}@example.com`,
+    birthDate: "1990-01-15",
+    nationality: "US",
+    ...eu,
+    ...(x.r.chance(0.3) ? { platformCustomerId: `p-${x.r.int(500)}` } : {}),
+    ...(x.r.chance(0.3) ? { address: { line1: "1 Main St", postalCode: "94105", country: "US" } } : {})
+  }
+}
 
 const business = (x: Ctx) => ({
   customerType: "BUSINESS",
@@ -97,6 +105,21 @@ const documentParts = (x: Ctx, holder?: string): ReadonlyArray<RawPart> => {
   ]
 }
 
+/** A small customer CSV: valid rows and, sometimes, rows POST /customers would refuse. */
+const customerCsv = (x: Ctx): ReadonlyArray<RawPart> => {
+  const rows = Array.from({ length: 1 + x.r.int(3) }, () =>
+    x.r.pick([
+      () => `INDIVIDUAL,Csv Person ${suffix(x)},1990-01-15,${email(x)},${x.r.chance(0.3) ? `p-${x.r.int(500)}` : ""}`,
+      () => `INDIVIDUAL,"Quoted, Person",1990-13-45,not-an-email,`,
+      () => `BUSINESS,,,,`
+    ])()
+  )
+  const csv = ["customerType,fullName,birthDate,email,platformCustomerId", ...rows].join(x.r.pick(["\n", "\r\n"]))
+  return [{ name: "file", value: csv, fileName: "customers.csv", contentType: "text/csv" }]
+}
+
+const contactCode = (x: Ctx) => ({ code: x.r.pick(["123456", "123456", digits(x, 6)]) })
+
 const listQuery = (x: Ctx, filters: ReadonlyArray<string>) =>
   [x.r.chance(0.5) ? `limit=${1 + x.r.int(100)}` : "", ...filters.filter(() => x.r.chance(0.3))].filter((s) => s !== "").join("&")
 
@@ -116,6 +139,12 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   replaceDocument: (x) => ({ params: { documentId: documentId(x) }, multipart: documentParts(x, x.r.chance(0.1) ? customer(x) : undefined) }),
   deleteDocument: (x) => ({ params: { documentId: documentId(x) } }),
   getCustomerById: (x) => ({ params: { customerId: customer(x) } }),
+  sendCustomerEmailVerification: (x) => ({ params: { customerId: customer(x) } }),
+  confirmCustomerEmailVerification: (x) => ({ params: { customerId: customer(x) }, body: contactCode(x) }),
+  sendCustomerPhoneVerification: (x) => ({ params: { customerId: customer(x) } }),
+  confirmCustomerPhoneVerification: (x) => ({ params: { customerId: customer(x) }, body: contactCode(x) }),
+  uploadCustomersCsv: (x) => ({ params: {}, multipart: customerCsv(x) }),
+  getBulkCustomerImportJob: (x) => ({ params: { jobId: x.pool.id("Job", n(x)) } }),
   updateCustomerById: (x) => ({ params: { customerId: customer(x) }, body: { customerType: "INDIVIDUAL", fullName: `Renamed ${suffix(x)}` } }),
   deleteCustomerById: (x) => ({ params: { customerId: customer(x) } }),
   listCustomerInternalAccounts: (x) => ({ params: {}, query: listQuery(x, [`customerId=${encodeURIComponent(customer(x))}`]) }),

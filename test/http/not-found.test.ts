@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../support/server.ts"
 
 /**
  * A well-formed id of nothing answers 404 with the reference's code for it on every route that
- * takes one: USER_NOT_FOUND for a customer, the generic REFERENCE_NOT_FOUND (with
+ * takes one: USER_NOT_FOUND for a customer, BULK_UPLOAD_JOB_NOT_FOUND for a bulk import job, the generic REFERENCE_NOT_FOUND (with
  * `details.resource`) for the resources the reference's 404 enum names no code for. NOT_FOUND is
  * the HTTP layer's "no route" only.
  */
@@ -21,6 +21,7 @@ const ids = {
   BeneficialOwner: "BeneficialOwner:00000000-0000-4000-8000-000000000000",
   Verification: "Verification:00000000-0000-4000-8000-000000000000",
   KycLink: "0".repeat(32),
+  Job: "Job:00000000-0000-4000-8000-000000000000",
   Document: "Document:00000000-0000-4000-8000-000000000000"
 } as const
 type Resource = keyof typeof ids
@@ -49,6 +50,11 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "getCustomerById", method: "GET", path: `/customers/${ids.Customer}`, resource: "Customer" },
   { operationId: "updateCustomerById", method: "PATCH", path: `/customers/${ids.Customer}`, resource: "Customer", body: { fullName: "Ann" } },
   { operationId: "deleteCustomerById", method: "DELETE", path: `/customers/${ids.Customer}`, resource: "Customer" },
+  { operationId: "getBulkCustomerImportJob", method: "GET", path: `/customers/bulk/jobs/${ids.Job}`, resource: "Job" },
+  { operationId: "sendCustomerEmailVerification", method: "POST", path: `/customers/${ids.Customer}/verify-email`, resource: "Customer" },
+  { operationId: "confirmCustomerEmailVerification", method: "POST", path: `/customers/${ids.Customer}/verify-email/confirm`, resource: "Customer", body: { code: "123456" } },
+  { operationId: "sendCustomerPhoneVerification", method: "POST", path: `/customers/${ids.Customer}/verify-phone`, resource: "Customer" },
+  { operationId: "confirmCustomerPhoneVerification", method: "POST", path: `/customers/${ids.Customer}/verify-phone/confirm`, resource: "Customer", body: { code: "123456" } },
   { operationId: "exportInternalAccount", method: "POST", path: `/internal-accounts/${ids.InternalAccount}/export`, resource: "InternalAccount", body: { clientPublicKey: key.publicKeyUncompressed } },
   { operationId: "updateInternalAccount", method: "PATCH", path: `/internal-accounts/${ids.InternalAccount}`, resource: "InternalAccount", body: { privateEnabled: true } },
   { operationId: "createAuthCredential", method: "POST", path: "/auth/credentials", resource: "InternalAccount", body: { type: "EMAIL_OTP", accountId: ids.InternalAccount } },
@@ -87,6 +93,9 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 
+/** Resources the reference's 404 enum has a code of their own for. */
+const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND", Job: "BULK_UPLOAD_JOB_NOT_FOUND" }
+
 const referenceCodes = (referenceFacts.schemas["Error404"] as { properties: { code: { enum: Array<string> } } }).properties.code.enum
 
 let t: TestServer
@@ -103,9 +112,9 @@ describe("a missing id answers the reference's 404 code", () => {
 
   it.each(cases)("$operationId", async (c) => {
     const res = await t.request(c.method, V + c.path, c.form !== undefined ? { form: c.form() } : c.body === undefined ? {} : { body: c.body })
-    expect([res.status, res.body.code], JSON.stringify(res.body)).toEqual([404, c.resource === "Customer" ? "USER_NOT_FOUND" : "REFERENCE_NOT_FOUND"])
+    expect([res.status, res.body.code], JSON.stringify(res.body)).toEqual([404, ownCodes[c.resource] ?? "REFERENCE_NOT_FOUND"])
     expect(referenceCodes).toContain(res.body.code)
-    if (c.resource !== "Customer") expect(res.body.details).toEqual({ resource: c.resource, id: ids[c.resource] })
+    if (ownCodes[c.resource] === undefined) expect(res.body.details).toEqual({ resource: c.resource, id: ids[c.resource] })
   })
 
   it("keeps NOT_FOUND for the HTTP layer's no route, which is no operation's answer", async () => {

@@ -59,7 +59,9 @@ export const checkResponse = (operationId: string | undefined, status: number, b
   // "No route" is no operation's answer: an operation's 404 carries the reference's code for it.
   if (code === deviations.noRoute.code) problems.push(`${operationId} answered ${code}, the HTTP layer's "no route"`)
   const httpLayer = code !== undefined && deviations.httpLayerCodes.get(code) === status
-  const declared = responses[String(status)]
+  const added = deviations.addedErrorResponses[operationId]?.[String(status)]
+  // A declared status without a body is `null`: only an undeclared one (`undefined`) may be an added one.
+  const declared = responses[String(status)] !== undefined ? responses[String(status)] : added === undefined ? undefined : { $ref: `#/components/schemas/${added}` }
   if (declared === undefined) {
     if (!(deviations.anyOperationStatuses.has(status) && (httpLayer || deviations.authenticationStatuses.has(status))))
       problems.push(`${operationId} does not declare status ${status}`)
@@ -102,3 +104,6 @@ export const checkWebhook = (schemaName: string, body: unknown): ReadonlyArray<s
   if (v === undefined) webhookValidators.set(schemaName, (v = ajv.compile({ $ref: `openapi.json#/components/schemas/${schemaName}` })))
   return v(body) ? [] : [`${schemaName}: ${ajv.errorsText(v.errors)}`]
 }
+
+/** What keeps `value` from satisfying the reference's named schema (webhook payloads, which no operation answers). */
+export const referenceSchemaProblems = (schema: string, value: unknown): ReadonlyArray<string> => checkWebhook(schema, value)

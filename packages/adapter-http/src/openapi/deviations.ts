@@ -25,6 +25,12 @@ export interface Deviations {
    * ("Still-processing handling"), but only on an unmerged branch of the reference.
    */
   readonly processingOperations: ReadonlySet<string>
+  /**
+   * Error statuses an operation answers that the reference leaves out of its responses, with the
+   * reference's schema for them: a bulk CSV that is not CSV cannot be accepted with a 202, and
+   * the reference declares no 400 for the upload (#159).
+   */
+  readonly addedErrorResponses: Readonly<Record<string, Readonly<Record<string, string>>>>
   /** Headers the spec renames, reference name → Tessera's: the reference's name is accepted as an alias (DECISIONS #2). */
   readonly headerNames: Readonly<Record<string, string>>
 }
@@ -56,5 +62,6 @@ export const deviations: Deviations = {
     "updateInternalAccount",
     "updateCustomerById"
   ]),
+  addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" } },
   headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
 }

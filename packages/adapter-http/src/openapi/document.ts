@@ -159,6 +159,7 @@ export const openApiDocument = (table: ReadonlyArray<Route>, basePath: string): 
       anyOperationStatuses: [...deviations.anyOperationStatuses],
       ownOperationPrefix: deviations.ownOperationPrefix,
       processingOperations: [...deviations.processingOperations],
+      addedErrorResponses: deviations.addedErrorResponses,
       headerNames: deviations.headerNames
     }
   }

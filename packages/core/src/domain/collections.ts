@@ -9,6 +9,7 @@ import type { PlatformRecord } from "./platform/platform.ts"
 import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts"
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
+import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -97,3 +98,6 @@ export const Verifications = collection<VerificationRecord>()("verifications", (
 export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
   customerId: { kind: "plain", keys: (l) => l.customerId }
 })
+
+/** Bulk customer imports (`POST /customers/bulk/csv`), read back by id. */
+export const BulkImportJobs = collection<BulkImportJobRecord>()("bulkImportJobs", (j) => j.id)

@@ -1,5 +1,6 @@
-/** The whole sandbox language: suffix tables, fixed codes, legacy literals, SCA countries. */
+/** The whole sandbox language: suffix tables, fixed codes, legacy literals, SCA and contact-verification countries. */
 export * from "./beneficiary.ts"
 export * from "./kyc.ts"
 export * from "./literals.ts"
 export * from "./sca.ts"
+export * from "./contact-verification.ts"

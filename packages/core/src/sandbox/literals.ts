@@ -9,6 +9,12 @@ export const OTP_SANDBOX_CODE = "000000"
 /** The reference's sandbox SCA code for SMS_OTP / TOTP proofs of beneficiary trust. */
 export const SANDBOX_SCA_CODE = "123456"
 
+/**
+ * The reference's sandbox code for contact verification (`verify-email` / `verify-phone` and
+ * their `/confirm`): no email or SMS is sent, and this is the only code that confirms.
+ */
+export const CONTACT_VERIFICATION_SANDBOX_CODE = "123456"
+
 /** Accepted in place of a stamp, except where one named key must sign (DECISIONS #19). */
 export const SANDBOX_WALLET_SIGNATURE = "sandbox-valid-signature"
 

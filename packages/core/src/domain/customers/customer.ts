@@ -11,6 +11,7 @@ import {
   PhoneNumber
 } from "../common.ts"
 import type { KybStatus, KycStatus } from "../../sandbox/kyc.ts"
+import type { ContactCodes, ContactVerification } from "./contact-verification.ts"
 
 export const CustomerType = Schema.Literal("INDIVIDUAL", "BUSINESS")
 export type CustomerType = typeof CustomerType.Type
@@ -145,12 +146,16 @@ export interface CustomerRecord {
   readonly countryOfIssuance?: string
   readonly kybStatus?: KybStatus
   readonly businessInfo?: typeof BusinessInfoUpdate.Type
+  /** Present only where the customer's jurisdiction requires contact verification. */
+  readonly contactVerification?: ContactVerification
+  /** The codes sent and not yet confirmed: kept, never returned. */
+  readonly contactCodes?: ContactCodes
 }
 
-export type CustomerView = Omit<CustomerRecord, "identifier">
+export type CustomerView = Omit<CustomerRecord, "identifier" | "contactCodes">
 
 export const customerView = (c: CustomerRecord): CustomerView => {
-  if (c.identifier === undefined) return c
-  const { identifier: _written, ...rest } = c
+  if (c.identifier === undefined && c.contactCodes === undefined) return c
+  const { identifier: _written, contactCodes: _codes, ...rest } = c
   return rest
 }

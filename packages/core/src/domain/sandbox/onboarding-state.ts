@@ -3,6 +3,7 @@ import { Address, CalendarDate, CountryCode, DateTimeString, NonEmpty, optional 
 import { BeneficialOwnerRole } from "../beneficial-owners/beneficial-owner.ts"
 import { IdType } from "../customers/customer.ts"
 import { DocumentSide, DocumentType } from "../documents/document.ts"
+import { BulkImportStatus } from "../customers/bulk-import.ts"
 import { IdSchema } from "../ids.ts"
 import { VerificationErrorType, VerificationStatus } from "../verifications/verification.ts"
 
@@ -69,5 +70,15 @@ export const KycLinkState = Schema.Struct({
   redirectUri: optional(Schema.String),
   expiresAt: DateTimeString,
   usedAt: optional(DateTimeString),
+  ...stamps
+})
+
+const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
+export const BulkImportJobState = Schema.Struct({
+  id: IdSchema("Job"),
+  status: BulkImportStatus,
+  progress: Schema.Struct({ total: Count, processed: Count, successful: Count, failed: Count }),
+  errors: Schema.Array(Schema.Struct({ correlationId: Schema.String, code: Schema.String, message: Schema.String })),
+  completedAt: optional(DateTimeString),
   ...stamps
 })

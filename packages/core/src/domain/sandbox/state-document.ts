@@ -2,6 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import {
   AuthMethods,
   BeneficialOwners,
+  BulkImportJobs,
   Customers,
   DocumentFiles,
   Documents,
@@ -34,7 +35,7 @@ import {
   signedInputs,
   SignedRequestState
 } from "./state-records.ts"
-import { BeneficialOwnerState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
+import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 
 /**
@@ -62,7 +63,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: DocumentFiles, schema: DocumentFileState },
   { collection: BeneficialOwners, schema: BeneficialOwnerState },
   { collection: Verifications, schema: VerificationState },
-  { collection: KycLinks, schema: KycLinkState }
+  { collection: KycLinks, schema: KycLinkState },
+  { collection: BulkImportJobs, schema: BulkImportJobState }
 ]
 
 export interface PlatformState {

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { DateTimeString, NonEmpty, optional } from "../common.ts"
 import { BusinessCreate, BusinessInfoUpdate, BusinessUpdate, IndividualCreate, IndividualUpdate } from "../customers/customer.ts"
+import { ContactVerificationStatus } from "../customers/contact-verification.ts"
 import { IdSchema } from "../ids.ts"
 import { InternalAccountType } from "../internal-accounts/internal-account.ts"
 import { ClientPublicKey, UncompressedPublicKey } from "../wallet-auth/inputs.ts"
@@ -22,12 +23,15 @@ const Status = Schema.Literal("UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "
 const CredentialType = Schema.Literal("PASSKEY", "OAUTH", "EMAIL_OTP", "SMS_OTP")
 const stamps = { createdAt: DateTimeString, updatedAt: DateTimeString }
 
+const PendingCode = Schema.Struct({ expiresAtMs: Millis, failedAttempts: Count })
 const customerRecord = {
   id: IdSchema("Customer"),
   platformCustomerId: NonEmpty(128),
   // Generated addresses use the platform's UMA domain, which need not be a public one.
   umaAddress: NonEmpty(256),
   isDeleted: Schema.Boolean,
+  contactVerification: optional(Schema.Struct({ email: optional(ContactVerificationStatus), phone: optional(ContactVerificationStatus) })),
+  contactCodes: optional(Schema.Struct({ email: optional(PendingCode), phone: optional(PendingCode) })),
   ...stamps
 }
 export const CustomerState = Schema.Union(

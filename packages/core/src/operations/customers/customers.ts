@@ -1,15 +1,7 @@
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { AuthMethods, Customers, InternalAccounts } from "../../domain/collections.ts"
-import {
-  BusinessCreate,
-  BusinessUpdate,
-  type CustomerRecord,
-  CustomerType,
-  customerView,
-  IndividualCreate,
-  IndividualUpdate,
-  supportedTermsVersions
-} from "../../domain/customers/customer.ts"
+import { type CustomerRecord, customerView, supportedTermsVersions } from "../../domain/customers/customer.ts"
+import { contactVerificationAtCreation, resetChangedContacts } from "../../domain/customers/contact-verification.ts"
 import {
   Conflict,
   CustomerDeleted,
@@ -26,7 +18,7 @@ import { activityPayload } from "../../signed-retry/canonical.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../../signed-retry/target.ts"
-import { bodyNotAnObject, decodeInput, type FieldError, invalidInput, isJsonObject } from "../../domain/field-errors.ts"
+import { type FieldError, invalidInput } from "../../domain/field-errors.ts"
 import { isId, makeId } from "../../domain/ids.ts"
 import { currencies, newInternalAccount } from "../../domain/internal-accounts/internal-account.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
@@ -34,34 +26,9 @@ import { rfc3339 } from "../../domain/time.ts"
 import { statusAtCreation } from "../../machines/kyc.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
+import { createDecoders, decodeVariant, updateDecoders } from "./decode.ts"
 
-const createDecoders = { INDIVIDUAL: decodeInput(IndividualCreate), BUSINESS: decodeInput(BusinessCreate) }
-const updateDecoders = { INDIVIDUAL: decodeInput(IndividualUpdate), BUSINESS: decodeInput(BusinessUpdate) }
-const decodeType = decodeInput(Schema.Struct({ customerType: CustomerType }))
-
-/**
- * Picks the variant by `customerType`, then validates the whole body against it, so one answer
- * lists every invalid field. Without a valid `customerType` the individual shape is checked
- * for the other fields.
- */
-const decodeVariant = <I, B>(
-  decoders: {
-    readonly INDIVIDUAL: (u: unknown) => Either.Either<I, InvalidInput>
-    readonly BUSINESS: (u: unknown) => Either.Either<B, InvalidInput>
-  },
-  input: unknown
-): Either.Either<I | B, InvalidInput> => {
-  if (!isJsonObject(input)) return Either.left(bodyNotAnObject())
-  const typed = decodeType(input)
-  if (Either.isRight(typed))
-    return typed.right.customerType === "INDIVIDUAL" ? decoders.INDIVIDUAL(input) : decoders.BUSINESS(input)
-  const typeError = (typed.left.details!["errors"] as ReadonlyArray<FieldError>)[0]!
-  const rest = decoders.INDIVIDUAL({ ...input, customerType: "INDIVIDUAL" })
-  const others = Either.isLeft(rest) ? (rest.left.details!["errors"] as ReadonlyArray<FieldError>) : []
-  return Either.left(invalidInput([typeError, ...others]))
-}
-
-const notFound = (id: string) => new UserNotFound({ message: `Customer ${id} not found`, details: { customerId: id } })
+export const customerNotFound = (id: string) => new UserNotFound({ message: `Customer ${id} not found`, details: { customerId: id } })
 
 const checkTerms = (consent: { readonly termsVersion: string } | undefined) =>
   consent === undefined || supportedTermsVersions.includes(consent.termsVersion)
@@ -116,6 +83,7 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
           createdAt: now,
           updatedAt: now,
           isDeleted: false,
+          ...contactVerificationAtCreation(body.region),
           ...status,
           ...body
         } as CustomerRecord
@@ -157,16 +125,16 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
   })
 
 /** A malformed id in a path is simply an unknown resource (DECISIONS #3). */
-const load = (platform: PlatformRecord, id: string) =>
+export const loadCustomer = (platform: PlatformRecord, id: string) =>
   isId("Customer", id)
     ? Effect.flatMap(Store, (s) =>
         Effect.flatMap(s.get(Customers, platform.id, id), (found) =>
-          Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(notFound(id))
+          Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(customerNotFound(id))
         )
       )
-    : Effect.fail(notFound(id))
+    : Effect.fail(customerNotFound(id))
 
-export const getCustomer = (platform: PlatformRecord, id: string) => Effect.map(load(platform, id), customerView)
+export const getCustomer = (platform: PlatformRecord, id: string) => Effect.map(loadCustomer(platform, id), customerView)
 
 type CustomerUpdate = Either.Either.Right<ReturnType<typeof updateDecoders.INDIVIDUAL>> | Either.Either.Right<ReturnType<typeof updateDecoders.BUSINESS>>
 
@@ -190,7 +158,7 @@ const applyUpdate = (platform: PlatformRecord, current: CustomerRecord, body: Cu
     const now = rfc3339(yield* Clock.currentTimeMillis)
     const businessInfo =
       body.customerType === "BUSINESS" && body.businessInfo !== undefined ? { businessInfo: { ...current.businessInfo, ...body.businessInfo } } : {}
-    const updated: CustomerRecord = { ...current, ...body, ...businessInfo, updatedAt: now }
+    const updated: CustomerRecord = { ...current, ...body, ...businessInfo, ...resetChangedContacts(current, body), updatedAt: now }
     // Checked in validation; the store's unique index answers a race between the two.
     yield* (yield* Store)
       .put(Customers, platform.id, updated)
@@ -224,8 +192,8 @@ interface EmailChange {
 const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: PlatformRecord, input: EmailChange) =>
   Effect.gen(function* () {
     const store = yield* Store
-    const current = yield* load(platform, input.customerId)
-    if (current.isDeleted) return yield* Effect.fail(notFound(input.customerId))
+    const current = yield* loadCustomer(platform, input.customerId)
+    if (current.isDeleted) return yield* Effect.fail(customerNotFound(input.customerId))
     const tied = yield* tiedCredentials(platform, current)
     if (tied.map((a) => a.id).sort().join() !== [...input.tiedIds].sort().join())
       return yield* Effect.fail(
@@ -247,8 +215,8 @@ const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: Pl
 export const updateCustomer = (platform: PlatformRecord, id: string, input: unknown, headers: SignedHeaders, target: SignedTarget) =>
   Effect.gen(function* () {
     const store = yield* Store
-    const current = yield* load(platform, id)
-    if (current.isDeleted) return yield* Effect.fail(notFound(id))
+    const current = yield* loadCustomer(platform, id)
+    if (current.isDeleted) return yield* Effect.fail(customerNotFound(id))
     const body = yield* validateUpdate(platform, current, input)
     const tied = body.email !== undefined && body.email !== current.email ? yield* tiedCredentials(platform, current) : []
     // A retry is judged against what its challenge bound, even if the tied set changed since.
@@ -258,8 +226,8 @@ export const updateCustomer = (platform: PlatformRecord, id: string, input: unkn
         yield* store.transaction(
           // Loaded again under the write permit: a DELETE or PATCH that committed since is kept.
           Effect.gen(function* () {
-            const latest = yield* load(platform, id)
-            if (latest.isDeleted) return yield* Effect.fail(notFound(id))
+            const latest = yield* loadCustomer(platform, id)
+            if (latest.isDeleted) return yield* Effect.fail(customerNotFound(id))
             return yield* applyUpdate(platform, latest, body)
           })
         )
@@ -295,7 +263,7 @@ export const deleteCustomer = (platform: PlatformRecord, id: string) =>
     const store = yield* Store
     return yield* store.transaction(
       Effect.gen(function* () {
-        const current = yield* load(platform, id)
+        const current = yield* loadCustomer(platform, id)
         if (current.isDeleted)
           return yield* Effect.fail(new CustomerDeleted({ message: `Customer ${id} is already deleted`, details: { customerId: id } }))
         const deleted: CustomerRecord = { ...current, isDeleted: true, updatedAt: rfc3339(yield* Clock.currentTimeMillis) }
