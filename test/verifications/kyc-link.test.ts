@@ -29,6 +29,21 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("hosted KYC links
     expect(await eventsAbout(t, id)).toEqual([])
   })
 
+  it("answers 409 to an EU customer until its email and phone are both VERIFIED, then issues the link", async () => {
+    const id = await create(t, completeIndividual("Eva Braun 003", { region: "DE", email: `kyc-eu-${kind}@example.com`, phoneNumber: "+4915112345999" }))
+    const before = await link(id)
+    expect(before.status).toBe(409)
+    expect(before.body).toMatchObject({ code: "CONFLICT", details: { reason: "CONTACT_VERIFICATION_REQUIRED", unverified: ["email", "phone"] } })
+    for (const channel of ["email", "phone"]) {
+      expect((await t.request("POST", `${V}/customers/${id}/verify-${channel}`)).status).toBe(204)
+      expect((await t.request("POST", `${V}/customers/${id}/verify-${channel}/confirm`, { body: { code: "123456" } })).status).toBe(200)
+      if (channel === "email") expect((await link(id)).body.details).toMatchObject({ unverified: ["phone"] })
+    }
+    const after = await link(id)
+    expect(after.status).toBe(201)
+    expect(after.body.token).toMatch(/^[0-9a-f]{32}$/)
+  })
+
   it("completing an individual's flow APPROVED moves kycStatus and sends the same webhooks as a verification; the link is used up", async () => {
     const id = await create(t, completeIndividual("Ann Lee 003"))
     const { token } = (await link(id)).body

@@ -63,3 +63,7 @@ export const resetChangedContacts = (
   }
   return { contactVerification: verification, contactCodes: codes }
 }
+
+/** The channels still to verify before the customer may begin KYC (reference: both must be VERIFIED). */
+export const unverifiedChannels = (cv: ContactVerification | undefined): ReadonlyArray<ContactChannel> =>
+  cv === undefined ? [] : ContactChannel.literals.filter((c) => cv[c] !== "VERIFIED")

@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { KycLinks } from "../../domain/collections.ts"
 import { optional } from "../../domain/common.ts"
+import { unverifiedChannels } from "../../domain/customers/contact-verification.ts"
 import { Conflict, InvalidInput, ReferenceNotFound } from "../../domain/errors.ts"
 import { decodeInput } from "../../domain/field-errors.ts"
 import { makeId } from "../../domain/ids.ts"
@@ -36,6 +37,14 @@ export const createKycLink = (platform: PlatformRecord, customerId: string, body
     return yield* store.transaction(
       Effect.gen(function* () {
         const customer = yield* findActiveCustomer(platform, customerId)
+        // Reference: a customer whose provider requires contact verification gets its link only
+        // once email and phone are both VERIFIED (409 until then; DECISIONS #165).
+        const unverified = unverifiedChannels(customer.contactVerification)
+        if (unverified.length > 0)
+          return yield* new Conflict({
+            message: `Customer ${customer.id} must verify its ${unverified.join(" and ")} before a KYC link (POST /customers/{customerId}/verify-${unverified[0]})`,
+            details: { customerId: customer.id, reason: "CONTACT_VERIFICATION_REQUIRED", unverified }
+          })
         const token = hex(yield* (yield* Ids).bytes(16))
         const nowMs = yield* Clock.currentTimeMillis
         const now = rfc3339(nowMs)
