@@ -5,6 +5,13 @@ export const cacheKey = (collection: string, scope: string, id: string): string 
 const MAX_ENTRIES = 10_000
 
 /**
+ * Records whose JSON is longer than this are not kept: a document's file (up to 10 MB, ~13.4 MB
+ * of base64) would otherwise sit in memory up to MAX_ENTRIES times over, and a parse is cheap
+ * beside reading that much anyway.
+ */
+export const MAX_CACHED_JSON_CHARS = 64 * 1024
+
+/**
  * Parsed records by key, so a read by id skips the statement and the JSON parse. Correct across
  * processes: SQLite's `PRAGMA data_version` changes whenever another connection commits, and
  * any change empties the cache. This connection's own writes forget their key before writing,

@@ -23,7 +23,7 @@ import {
 } from "@tessera/core/store-kit"
 import { openDatabase, type SqliteStoreOptions } from "./open-database.ts"
 import { counted } from "./migrations/reindex.ts"
-import { cacheKey, RecordCache } from "./record-cache.ts"
+import { cacheKey, MAX_CACHED_JSON_CHARS, RecordCache } from "./record-cache.ts"
 
 interface RecordRow {
   readonly seq: number
@@ -197,7 +197,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
           const row = q.get.get(c.name, scope, id)
           if (row === undefined) return Option.none<A>()
           const value = JSON.parse(row.data) as A
-          cache.set(key, value)
+          if (row.data.length <= MAX_CACHED_JSON_CHARS) cache.set(key, value)
           return Option.some(value)
         })
       ),
