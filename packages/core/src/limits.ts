@@ -134,3 +134,6 @@ export const DOCUMENT_MAX_FILE_NAME = 255
  * keeps a 10 MB body of tiny parts (about 175,000, half a second of parsing) from being parsed.
  */
 export const MULTIPART_MAX_PARTS = 100
+
+/** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
+export const SANDBOX_FUND_MAX = 100_000_000_000
