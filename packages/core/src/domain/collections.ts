@@ -11,6 +11,7 @@ import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
+import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -110,3 +111,6 @@ export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances"
 export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
   reference: { kind: "plain", keys: (m) => m.reference }
 })
+
+/** Receiver lookups by their `Lookup:<uuid>` id, the `lookupId` a quote names. */
+export const ReceiverLookups = collection<ReceiverLookupRecord>()("receiverLookups", (l) => l.id)

@@ -5,6 +5,7 @@ import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
+import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
 import { verificationEndpoints } from "./verifications.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
@@ -26,7 +27,9 @@ export const endpoints = [
   ...sandboxEndpoints,
   ...verificationEndpoints,
   ...beneficialOwnerEndpoints,
-  ...exchangeRateEndpoints
+  ...exchangeRateEndpoints,
+  ...receiverEndpoints,
+  ...cryptoEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

@@ -12,6 +12,7 @@ import {
   OtpIssuances,
   PasskeyChallenges,
   ProcessingControls,
+  ReceiverLookups,
   Sessions,
   SignedRequests,
   Verifications
@@ -38,6 +39,7 @@ import {
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
+import { ReceiverLookupState } from "../receivers/lookup.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -66,7 +68,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
-  ...ledgerStateCollections
+  ...ledgerStateCollections,
+  { collection: ReceiverLookups, schema: ReceiverLookupState }
 ]
 
 export interface PlatformState {
@@ -124,7 +127,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: ExternalAccounts.name, field: "customerId", target: Customers.name },
   { collection: BeneficialOwners.name, field: "customerId", target: Customers.name },
   { collection: Verifications.name, field: "customerId", target: Customers.name },
-  { collection: KycLinks.name, field: "customerId", target: Customers.name }
+  { collection: KycLinks.name, field: "customerId", target: Customers.name },
+  { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {
