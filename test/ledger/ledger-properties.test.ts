@@ -22,7 +22,7 @@ describe.each(everyStore("ledger-props"))("the ledger over a real store (%s)", (
         const api = engine.as(platform)
         const usd = ((await api.platform.listInternalAccounts()) as { data: Array<{ id: string }> }).data[0]!.id
         const other = ((await api.customers.create({ customerType: "INDIVIDUAL", fullName: "Props" })) as { id: string }).id
-        const wallet = ((await api.internalAccounts.list({ customerId: other })) as { data: Array<{ id: string }> }).data[0]!.id
+        const wallet = (await api.internalAccounts.list({ customerId: other })).data[0]!.id
         const accounts = [usd, wallet] as const
         for (const s of steps) {
           const account = accounts[s.account]
