@@ -134,3 +134,9 @@ export const DOCUMENT_MAX_FILE_NAME = 255
  * keeps a 10 MB body of tiny parts (about 175,000, half a second of parsing) from being parsed.
  */
 export const MULTIPART_MAX_PARTS = 100
+
+/** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
+export const SANDBOX_FUND_MAX = 100_000_000_000
+
+/** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
+export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000

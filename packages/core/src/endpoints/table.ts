@@ -1,9 +1,11 @@
 import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
 import { customerEndpoints } from "./customers.ts"
 import { documentEndpoints } from "./documents.ts"
+import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
+import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
 import { verificationEndpoints } from "./verifications.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
@@ -24,7 +26,10 @@ export const endpoints = [
   ...webhookEndpoints,
   ...sandboxEndpoints,
   ...verificationEndpoints,
-  ...beneficialOwnerEndpoints
+  ...beneficialOwnerEndpoints,
+  ...exchangeRateEndpoints,
+  ...receiverEndpoints,
+  ...cryptoEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

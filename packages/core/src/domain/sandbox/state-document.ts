@@ -12,6 +12,7 @@ import {
   OtpIssuances,
   PasskeyChallenges,
   ProcessingControls,
+  ReceiverLookups,
   Sessions,
   SignedRequests,
   Verifications
@@ -37,6 +38,8 @@ import {
 } from "./state-records.ts"
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
+import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
+import { ReceiverLookupState } from "../receivers/lookup.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -64,7 +67,9 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: BeneficialOwners, schema: BeneficialOwnerState },
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
-  { collection: BulkImportJobs, schema: BulkImportJobState }
+  { collection: BulkImportJobs, schema: BulkImportJobState },
+  ...ledgerStateCollections,
+  { collection: ReceiverLookups, schema: ReceiverLookupState }
 ]
 
 export interface PlatformState {
@@ -122,7 +127,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: ExternalAccounts.name, field: "customerId", target: Customers.name },
   { collection: BeneficialOwners.name, field: "customerId", target: Customers.name },
   { collection: Verifications.name, field: "customerId", target: Customers.name },
-  { collection: KycLinks.name, field: "customerId", target: Customers.name }
+  { collection: KycLinks.name, field: "customerId", target: Customers.name },
+  { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {
@@ -213,5 +219,6 @@ export const checkStateDocument = (doc: unknown): Either.Either<CheckedState, In
       if (id !== undefined && !ids.has(id)) problems.push({ field: [...at, ref.field].join("."), message: `must name a record of collections.${ref.target}` })
     }
   }
+  problems.push(...ledgerProblems((name) => valid.get(name)!))
   return problems.length > 0 ? Either.left(fail(problems)) : Either.right(out)
 }
