@@ -6,6 +6,7 @@ import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
 import { verificationEndpoints } from "./verifications.ts"
+import { transactionEndpoints } from "./transactions.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
 import { webhookEndpoints } from "./webhooks.ts"
 
@@ -24,7 +25,8 @@ export const endpoints = [
   ...webhookEndpoints,
   ...sandboxEndpoints,
   ...verificationEndpoints,
-  ...beneficialOwnerEndpoints
+  ...beneficialOwnerEndpoints,
+  ...transactionEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

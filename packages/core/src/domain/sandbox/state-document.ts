@@ -14,6 +14,7 @@ import {
   ProcessingControls,
   Sessions,
   SignedRequests,
+  Transactions,
   Verifications
 } from "../collections.ts"
 import { DateTimeString } from "../common.ts"
@@ -37,6 +38,7 @@ import {
 } from "./state-records.ts"
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
+import { TransactionState } from "./transaction-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -64,7 +66,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: BeneficialOwners, schema: BeneficialOwnerState },
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
-  { collection: BulkImportJobs, schema: BulkImportJobState }
+  { collection: BulkImportJobs, schema: BulkImportJobState },
+  { collection: Transactions, schema: TransactionState }
 ]
 
 export interface PlatformState {
