@@ -96,6 +96,7 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "approvePendingPayment", method: "POST", path: `/transactions/${ids.Transaction}/approve`, resource: "Transaction" },
   { operationId: "rejectPendingPayment", method: "POST", path: `/transactions/${ids.Transaction}/reject`, resource: "Transaction", body: { reason: "no" } },
   { operationId: "cancelTransaction", method: "POST", path: `/transactions/${ids.Transaction}/cancel`, resource: "Transaction" },
+  { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 

@@ -150,3 +150,9 @@ export const DUE_STEP_BATCH = 500
 
 /** How often the standalone server on a real clock applies due outcome steps. */
 export const DUE_RUNNER_INTERVAL_MS = 250
+
+/** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
+export const SANDBOX_FUND_MAX = 100_000_000_000
+
+/** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
+export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000

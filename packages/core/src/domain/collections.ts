@@ -11,6 +11,7 @@ import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
 import type { TransactionRecord } from "./transactions/transaction.ts"
+import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -119,3 +120,10 @@ export const Transactions = collection<TransactionRecord>()("transactions", (t) 
   createdAt: { kind: "ordered", keys: (t) => sortableTimestamp(t.createdAt) }
 })
 
+/** The ledger's maintained balances, one per ledger account (internal accounts and the world's), by account id. */
+export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances", (b) => b.id)
+
+/** The journal: every movement with its entries, found by the resource it belongs to (a transaction, a funding). */
+export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
+  reference: { kind: "plain", keys: (m) => m.reference }
+})

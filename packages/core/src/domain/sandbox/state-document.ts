@@ -39,6 +39,7 @@ import {
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { TransactionState } from "./transaction-state.ts"
+import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -67,7 +68,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
-  { collection: Transactions, schema: TransactionState }
+  { collection: Transactions, schema: TransactionState },
+  ...ledgerStateCollections
 ]
 
 export interface PlatformState {
@@ -216,5 +218,6 @@ export const checkStateDocument = (doc: unknown): Either.Either<CheckedState, In
       if (id !== undefined && !ids.has(id)) problems.push({ field: [...at, ref.field].join("."), message: `must name a record of collections.${ref.target}` })
     }
   }
+  problems.push(...ledgerProblems((name) => valid.get(name)!))
   return problems.length > 0 ? Either.left(fail(problems)) : Either.right(out)
 }
