@@ -156,3 +156,10 @@ export const SANDBOX_FUND_MAX = 100_000_000_000
 
 /** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
 export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000
+
+/**
+ * The largest single transfer (`POST /transfer-in`, `/transfer-out`), in US cents or their worth
+ * (400 TRANSACTION_SIZE_LIMIT_EXCEEDED past it). The spec shows no value; the sandbox's corridors
+ * send at most this much too (DECISIONS #187).
+ */
+export const TRANSFER_MAX_USD_CENTS = 10_000_000
