@@ -145,8 +145,12 @@ export const SANDBOX_PENDING_FAIL_MS = 30_000
 export const SANDBOX_LONG_PAYMENT_MS = 6 * 60_000
 export const SANDBOX_RETURN_AFTER_MS = 30_000
 
-/** At most this many due outcome steps are applied per Store read of the due index (a pass reads until none are due). */
-export const DUE_STEP_BATCH = 500
+/**
+ * At most this many due outcome steps are read per Store read of the due index (a pass reads
+ * until none are due). Large: the stores' due read walks the whole due range to answer in
+ * listing order, so small batches would read a long backlog many times over.
+ */
+export const DUE_STEP_BATCH = 10_000
 
 /** How often the standalone server on a real clock applies due outcome steps. */
 export const DUE_RUNNER_INTERVAL_MS = 250

@@ -142,7 +142,7 @@ const transfer = (platform: PlatformRecord, direction: "in" | "out", internalId:
           ...extra
         }
         const plan = transferOutcome(record.type, external.sandboxTransferSuffix)
-        return transactionView((yield* startTransaction(platform.id, record, plan)).first)
+        return transactionView((yield* startTransaction(platform.id, record, plan, now)).first)
       })
     )
     return view
