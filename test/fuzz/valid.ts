@@ -192,6 +192,22 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   "tessera.advanceClock": (x) => ({ params: {}, body: { seconds: x.r.pick([1, 5, 31, 60, 400, 3600]) } }),
   "tessera.resetSandbox": () => ({ params: {} }),
   "tessera.exportSandboxState": () => ({ params: {} }),
+  sandboxFundInternalAccount: (x) => ({ params: { accountId: account(x) }, body: { amount: x.r.pick([1, 100, 100_000, 100_000_000_000]) } }),
+  getExchangeRates: (x) => ({
+    params: {},
+    query: [x.r.chance(0.5) ? `sourceCurrency=${x.r.pick(["USD", "USDB", "EUR", "BTC"])}` : "", ...["EUR", "MXN", "INR"].filter(() => x.r.chance(0.3)).map((c) => `destinationCurrency=${c}`), x.r.chance(0.3) ? `sendingAmount=${x.r.int(1e9)}` : ""]
+      .filter((q) => q !== "")
+      .join("&")
+  }),
+  lookupUma: (x) => ({
+    params: { receiverUmaAddress: x.r.pick(["$success.usd", "$success.eur", "$success.mxn", "$pending.long.usd", "$fail.compliance.usd", "$nobody"]) + "@sandbox.uma.money" },
+    query: x.r.chance(0.3) ? `customerId=${encodeURIComponent(customer(x))}` : ""
+  }),
+  lookupExternalAccount: (x) => ({ params: { accountId: external(x) } }),
+  estimateCryptoWithdrawalFee: (x) => ({
+    params: {},
+    body: { internalAccountId: account(x), currency: x.r.pick(["USDB", "USDC", "USD"]), cryptoNetwork: "SOLANA", amount: 1 + x.r.int(1e9), destinationAddress: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU" }
+  }),
   createVerification: (x) => ({ params: {}, body: { customerId: customer(x) } }),
   listVerifications: (x) =>
     ({ params: {}, query: listQuery(x, [`customerId=${encodeURIComponent(customer(x))}`, "verificationStatus=RESOLVE_ERRORS"]) }),
@@ -206,9 +222,7 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   getBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) } }),
   updateBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) }, body: { personalInfo: { lastName: `Owner ${suffix(x)}` } } }),
   "tessera.importSandboxState": (x) => ({ params: {}, body: x.pool.stateDocument ?? { format: "tessera-state", version: 1, collections: {} } }),
-  // Money movement (issue 12): funding, rates, transfers and transactions.
-  sandboxFundInternalAccount: (x) => ({ params: { accountId: account(x) }, body: { amount: amount(x) } }),
-  getExchangeRates: (x) => ({ params: {}, query: listQuery(x, ["sourceCurrency=USD", "destinationCurrency=EUR", "sendingAmount=10000"]) }),
+  // Transfers and transactions (issue 12).
   createTransferIn: (x) => ({ params: {}, body: { source: { accountId: external(x) }, destination: { accountId: account(x) }, amount: amount(x) } }),
   createTransferOut: (x) => ({
     params: {},

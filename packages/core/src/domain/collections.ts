@@ -12,6 +12,7 @@ import type { KycLinkRecord, VerificationRecord } from "./verifications/verifica
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
 import type { TransactionRecord } from "./transactions/transaction.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
+import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -127,3 +128,6 @@ export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances"
 export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
   reference: { kind: "plain", keys: (m) => m.reference }
 })
+
+/** Receiver lookups by their `Lookup:<uuid>` id, the `lookupId` a quote names. */
+export const ReceiverLookups = collection<ReceiverLookupRecord>()("receiverLookups", (l) => l.id)

@@ -5,6 +5,7 @@ import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
+import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
 import { verificationEndpoints } from "./verifications.ts"
 import { transactionEndpoints } from "./transactions.ts"
@@ -28,7 +29,9 @@ export const endpoints = [
   ...verificationEndpoints,
   ...beneficialOwnerEndpoints,
   ...transactionEndpoints,
-  ...exchangeRateEndpoints
+  ...exchangeRateEndpoints,
+  ...receiverEndpoints,
+  ...cryptoEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]
