@@ -135,8 +135,35 @@ export const DOCUMENT_MAX_FILE_NAME = 255
  */
 export const MULTIPART_MAX_PARTS = 100
 
+/**
+ * Sandbox money movement (spec "Limits": about 30 s and about 6 minutes). A transfer or pull
+ * whose external account ends 005 stays PENDING this long, then fails; a quote to a destination
+ * ending 003 completes this long after it started processing; a quote to one ending 005 is
+ * returned by the receiving bank this long after it completed (DECISIONS #182).
+ */
+export const SANDBOX_PENDING_FAIL_MS = 30_000
+export const SANDBOX_LONG_PAYMENT_MS = 6 * 60_000
+export const SANDBOX_RETURN_AFTER_MS = 30_000
+
+/**
+ * At most this many due outcome steps are read per Store read of the due index (a pass reads
+ * until none are due). Large: the stores' due read walks the whole due range to answer in
+ * listing order, so small batches would read a long backlog many times over.
+ */
+export const DUE_STEP_BATCH = 10_000
+
+/** How often the standalone server on a real clock applies due outcome steps. */
+export const DUE_RUNNER_INTERVAL_MS = 250
+
 /** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
 export const SANDBOX_FUND_MAX = 100_000_000_000
 
 /** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
 export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000
+
+/**
+ * The largest single transfer (`POST /transfer-in`, `/transfer-out`), in US cents or their worth
+ * (400 TRANSACTION_SIZE_LIMIT_EXCEEDED past it). The spec shows no value; the sandbox's corridors
+ * send at most this much too (DECISIONS #187).
+ */
+export const TRANSFER_MAX_USD_CENTS = 10_000_000

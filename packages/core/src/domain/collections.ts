@@ -10,6 +10,7 @@ import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
+import type { TransactionRecord } from "./transactions/transaction.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
 
@@ -103,6 +104,22 @@ export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
 
 /** Bulk customer imports (`POST /customers/bulk/csv`), read back by id. */
 export const BulkImportJobs = collection<BulkImportJobRecord>()("bulkImportJobs", (j) => j.id)
+
+/**
+ * Transactions (OUTGOING and INCOMING), with the reference's list filters as indexes. The
+ * identifiers are the accounts' ids and their rail identifiers (account number, address).
+ */
+export const Transactions = collection<TransactionRecord>()("transactions", (t) => t.id, {
+  customerId: { kind: "plain", keys: (t) => t.customerId },
+  platformCustomerId: { kind: "plain", keys: (t) => t.platformCustomerId },
+  status: { kind: "plain", keys: (t) => t.status },
+  type: { kind: "plain", counted: true, keys: (t) => t.type },
+  reference: { kind: "plain", keys: (t) => t.reference },
+  senderIdentifier: { kind: "plain", keys: (t) => t.senderIdentifiers },
+  receiverIdentifier: { kind: "plain", keys: (t) => t.receiverIdentifiers },
+  accountIdentifier: { kind: "plain", keys: (t) => [...new Set([...t.senderIdentifiers, ...t.receiverIdentifiers])] },
+  createdAt: { kind: "ordered", keys: (t) => sortableTimestamp(t.createdAt) }
+})
 
 /** The ledger's maintained balances, one per ledger account (internal accounts and the world's), by account id. */
 export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances", (b) => b.id)

@@ -8,6 +8,7 @@ import { platformEndpoints } from "./platform.ts"
 import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
 import { verificationEndpoints } from "./verifications.ts"
+import { transactionEndpoints } from "./transactions.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
 import { webhookEndpoints } from "./webhooks.ts"
 
@@ -27,6 +28,7 @@ export const endpoints = [
   ...sandboxEndpoints,
   ...verificationEndpoints,
   ...beneficialOwnerEndpoints,
+  ...transactionEndpoints,
   ...exchangeRateEndpoints,
   ...receiverEndpoints,
   ...cryptoEndpoints

@@ -15,6 +15,7 @@ import {
   ReceiverLookups,
   Sessions,
   SignedRequests,
+  Transactions,
   Verifications
 } from "../collections.ts"
 import { DateTimeString } from "../common.ts"
@@ -38,6 +39,7 @@ import {
 } from "./state-records.ts"
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
+import { TransactionState } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
 
@@ -68,6 +70,7 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
+  { collection: Transactions, schema: TransactionState },
   ...ledgerStateCollections,
   { collection: ReceiverLookups, schema: ReceiverLookupState }
 ]
