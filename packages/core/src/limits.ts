@@ -134,3 +134,15 @@ export const DOCUMENT_MAX_FILE_NAME = 255
  * keeps a 10 MB body of tiny parts (about 175,000, half a second of parsing) from being parsed.
  */
 export const MULTIPART_MAX_PARTS = 100
+
+/**
+ * A quote can be executed for this long after it was created (reference: 1–5 minutes on instant
+ * rails); after it, it is EXPIRED and executing it is 409.
+ */
+export const QUOTE_LIFETIME_MS = 5 * 60_000
+
+/**
+ * The largest single transaction (TRANSACTION_SIZE_LIMIT_EXCEEDED above it), in US cents of the
+ * sending amount's equivalent: the reference names the limit but not its value (DECISIONS #193).
+ */
+export const MAX_TRANSACTION_USD_CENTS = 100_000_000

@@ -10,6 +10,8 @@ import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
+import type { QuoteRecord } from "./quotes/quote.ts"
+import type { IdempotencyRecord } from "./idempotency.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -101,3 +103,9 @@ export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
 
 /** Bulk customer imports (`POST /customers/bulk/csv`), read back by id. */
 export const BulkImportJobs = collection<BulkImportJobRecord>()("bulkImportJobs", (j) => j.id)
+
+/** Quotes (`POST /quotes`), read back by id; there is no list of quotes in the reference. */
+export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)
+
+/** The first answer to each `Idempotency-Key` of a platform, replayed for the same request. */
+export const IdempotencyKeys = collection<IdempotencyRecord>()("idempotencyKeys", (k) => k.id)
