@@ -90,6 +90,7 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "getDocument", method: "GET", path: `/documents/${ids.Document}`, resource: "Document" },
   { operationId: "replaceDocument", method: "PUT", path: `/documents/${ids.Document}`, resource: "Document", form: () => documentForm(undefined, "PASSPORT") },
   { operationId: "deleteDocument", method: "DELETE", path: `/documents/${ids.Document}`, resource: "Document" },
+  { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 

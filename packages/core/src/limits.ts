@@ -135,6 +135,9 @@ export const DOCUMENT_MAX_FILE_NAME = 255
  */
 export const MULTIPART_MAX_PARTS = 100
 
+/** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
+export const SANDBOX_FUND_MAX = 100_000_000_000
+
 /**
  * A quote can be executed for this long after it was created (reference: 1–5 minutes on instant
  * rails); after it, it is EXPIRED and executing it is 409.

@@ -10,6 +10,7 @@ import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
+import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
 
@@ -103,6 +104,14 @@ export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
 
 /** Bulk customer imports (`POST /customers/bulk/csv`), read back by id. */
 export const BulkImportJobs = collection<BulkImportJobRecord>()("bulkImportJobs", (j) => j.id)
+
+/** The ledger's maintained balances, one per ledger account (internal accounts and the world's), by account id. */
+export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances", (b) => b.id)
+
+/** The journal: every movement with its entries, found by the resource it belongs to (a transaction, a funding). */
+export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
+  reference: { kind: "plain", keys: (m) => m.reference }
+})
 
 /** Quotes (`POST /quotes`), read back by id; there is no list of quotes in the reference. */
 export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)

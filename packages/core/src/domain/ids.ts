@@ -20,7 +20,11 @@ export const idTypes = [
   "BeneficialOwner",
   "Verification",
   // A bulk customer import (the reference's ids for it are `Job:<uuid>`).
-  "Job"
+  "Job",
+  // A ledger movement (the journal's lines; never answered by the reference's API).
+  "LedgerMovement",
+  // A receiver lookup (`GET /receiver/...`): the `lookupId` a quote names.
+  "Lookup"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { STATE_FORMAT, STATE_VERSION } from "../domain/sandbox/state-document.ts"
 import { AdvanceBody, advanceClock, clockState } from "../operations/sandbox/clock.ts"
 import { ProcessingHoldBody, setProcessingHold } from "../operations/sandbox/processing-control.ts"
+import { fundInternalAccount, SandboxFundBody } from "../operations/sandbox/fund.ts"
 import { exportPlatformState, importPlatformState, resetPlatform } from "../operations/sandbox/state.ts"
 import { endpoint } from "./define.ts"
 
@@ -22,6 +23,17 @@ export const StateDocument = Schema.Struct({
  * embedding API or the CLI.
  */
 export const sandboxEndpoints = [
+  endpoint({
+    group: "sandbox",
+    name: "fundInternalAccount",
+    method: "POST",
+    path: "/sandbox/internal-accounts/{accountId}/fund",
+    operationId: "sandboxFundInternalAccount",
+    status: 200,
+    summary: "Sandbox: money from the sandbox's funding source into an internal account's available balance",
+    body: SandboxFundBody,
+    run: (r) => fundInternalAccount(r.platform, r.params.accountId, r.body)
+  }),
   endpoint({
     group: "sandbox",
     name: "holdAccountOperations",

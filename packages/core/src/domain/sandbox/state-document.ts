@@ -37,6 +37,7 @@ import {
 } from "./state-records.ts"
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
+import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -64,7 +65,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: BeneficialOwners, schema: BeneficialOwnerState },
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
-  { collection: BulkImportJobs, schema: BulkImportJobState }
+  { collection: BulkImportJobs, schema: BulkImportJobState },
+  ...ledgerStateCollections
 ]
 
 export interface PlatformState {
@@ -213,5 +215,6 @@ export const checkStateDocument = (doc: unknown): Either.Either<CheckedState, In
       if (id !== undefined && !ids.has(id)) problems.push({ field: [...at, ref.field].join("."), message: `must name a record of collections.${ref.target}` })
     }
   }
+  problems.push(...ledgerProblems((name) => valid.get(name)!))
   return problems.length > 0 ? Either.left(fail(problems)) : Either.right(out)
 }
