@@ -146,10 +146,14 @@ const decodeSegments = (path: string): ReadonlyArray<string> | undefined => {
   }
 }
 
-const parseQuery = (search: string): Record<string, string> => {
-  const out: Record<string, string> = {}
-  // The first occurrence of a repeated parameter wins; URLSearchParams never throws.
-  for (const [k, v] of new URLSearchParams(search)) if (!(k in out)) out[k] = v
+const parseQuery = (search: string, repeated: ReadonlyArray<string> | undefined): Record<string, string | ReadonlyArray<string>> => {
+  const out: Record<string, string | Array<string>> = {}
+  // The first occurrence of a repeated parameter wins, unless the endpoint lets it repeat; URLSearchParams never throws.
+  for (const [k, v] of new URLSearchParams(search)) {
+    const seen = out[k]
+    if (seen === undefined) out[k] = v
+    else if (repeated?.includes(k)) out[k] = typeof seen === "string" ? [seen, v] : [...seen, v]
+  }
   return out
 }
 
@@ -176,7 +180,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   const log = options.log
 
   // One chain per request (no generator): it runs on every call, so each step shows in the benchmarks.
-  const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string>) =>
+  const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string | ReadonlyArray<string>>) =>
     Effect.flatMap(authenticateRequest(req.header("authorization")), (platform) => {
       const run = (body: unknown) => {
         // Header names are the transport's: the core gets the signature headers' values as data.
@@ -247,7 +251,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       })
     }
     const route = m.route
-    engine.runReport(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1))), (exit) => {
+    engine.runReport(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1), route.endpoint.repeatedQuery)), (exit) => {
         if (Exit.isSuccess(exit)) {
           const { value, platformId } = exit.value
           // Signed-retry endpoints decide their own status (202, 201, 204, 200 PROCESSING).

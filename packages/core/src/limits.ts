@@ -138,6 +138,9 @@ export const MULTIPART_MAX_PARTS = 100
 /** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
 export const SANDBOX_FUND_MAX = 100_000_000_000
 
+/** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
+export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000
+
 /**
  * A quote can be executed for this long after it was created (reference: 1–5 minutes on instant
  * rails); after it, it is EXPIRED and executing it is 409.

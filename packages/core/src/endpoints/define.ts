@@ -5,7 +5,7 @@ import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../signed-retry/target.ts"
 
 /** The resource groups, named as in `domain/` and `operations/`. */
-export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents"] as const
+export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents", "exchange-rates"] as const
 export type EndpointGroup = (typeof endpointGroups)[number]
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT"
@@ -87,6 +87,11 @@ export interface Endpoint<
   /** One line in Tessera's words, published in the served OpenAPI document. */
   readonly summary: string
   readonly query?: Q
+  /**
+   * Query parameters the reference lets a client repeat (`style: form, explode: true`): a repeated
+   * one reaches the program as an array of its values. Of any other, the first value counts (#31).
+   */
+  readonly repeatedQuery?: ReadonlyArray<string>
   readonly body?: B
   /** The body may be left out. */
   readonly optionalBody?: O

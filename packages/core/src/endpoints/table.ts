@@ -1,6 +1,7 @@
 import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
 import { customerEndpoints } from "./customers.ts"
 import { documentEndpoints } from "./documents.ts"
+import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
@@ -24,7 +25,8 @@ export const endpoints = [
   ...webhookEndpoints,
   ...sandboxEndpoints,
   ...verificationEndpoints,
-  ...beneficialOwnerEndpoints
+  ...beneficialOwnerEndpoints,
+  ...exchangeRateEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]
