@@ -1,7 +1,7 @@
 import { type Engine, makeEngine, type PlatformRecord } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
-import { type RunningServer, serve, startWebhookWorker, type WebhookWorker } from "@tessera/adapter-http"
+import { type RunningServer, serve, startDueRunner, startWebhookWorker, type WebhookWorker } from "@tessera/adapter-http"
 import { parseCommandLine } from "./args.ts"
 import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
@@ -72,7 +72,9 @@ export const startServer = async (config: ServerConfig) => {
   // The only platform here is the sandbox one: without a URL there is nowhere to deliver, so no
   // polling; the outbox keeps the events for a restart with TESSERA_WEBHOOK_URL set.
   const webhooks = config.webhookUrl === undefined ? idleWorker : startWebhookWorker(engine)
-  return { engine, server, webhooks, readyMs: performance.now() - started }
+  // Delayed sandbox outcomes (a 005 transfer failing after 30 s) on the engine's clock.
+  const outcomes = startDueRunner(engine)
+  return { engine, server, webhooks, outcomes, readyMs: performance.now() - started }
 }
 
 const fail = (e: unknown) => {
@@ -100,7 +102,7 @@ export const main = async (argv: ReadonlyArray<string>) => {
 }
 
 const serveUntilSignalled = async (config: ServerConfig) => {
-  const { engine, server, webhooks, readyMs } = await startServer(config)
+  const { engine, server, webhooks, outcomes, readyMs } = await startServer(config)
   // Once serving, an escaped error ends the process as a startup one would: one line, exit 1.
   const crash = (e: unknown) => {
     fail(e)
@@ -118,7 +120,7 @@ const serveUntilSignalled = async (config: ServerConfig) => {
     force.unref()
     // Stop accepting and abort the webhook attempts under way at once (their events stay due for
     // the next start); only then close the store, which in-flight requests may still be using.
-    void Promise.all([server.close(), webhooks.stop()])
+    void Promise.all([server.close(), webhooks.stop(), outcomes.stop()])
       .then(() => engine.dispose())
       .then(
         () => process.exit(0),

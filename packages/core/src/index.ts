@@ -46,6 +46,9 @@ export {
   externalAccountView
 } from "./domain/external-accounts/record.ts"
 export { accountTypes, decodeAccountInfo } from "./domain/external-accounts/variants.ts"
+export * from "./domain/transactions/transaction.ts"
+export type { OutcomePlan, PlanStep } from "./domain/transactions/outcome-plan.ts"
+export { type DueStepRecord, DueSteps } from "./domain/transactions/due-step.ts"
 export { checkStateDocument, type PlatformState, STATE_FORMAT, STATE_VERSION, stateCollections } from "./domain/sandbox/state-document.ts"
 
 // Ports: what the engine asks of the world, with their stock layers.
@@ -64,5 +67,6 @@ export * from "./limits.ts"
 export { authenticate, type ClientCredentials, credentialsRefused, type CredentialsRefusal, ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
 export { healthCheck } from "./operations/platform/health.ts"
 export { deliverAll, deliverDue, webhookPublicKey } from "./operations/webhooks/delivery.ts"
+export { runDueSteps } from "./operations/transactions/due-runner.ts"
 export type { SignedHeaders } from "./signed-retry/signed-retry.ts"
 export type { SignedTarget } from "./signed-retry/target.ts"

@@ -152,3 +152,19 @@ export const QUOTE_LIFETIME_MS = 5 * 60_000
  * sending amount's equivalent: the reference names the limit but not its value (DECISIONS #193).
  */
 export const MAX_TRANSACTION_USD_CENTS = 100_000_000
+
+/**
+ * Sandbox money movement (spec "Limits": about 30 s and about 6 minutes). A transfer or pull
+ * whose external account ends 005 stays PENDING this long, then fails; a quote to a destination
+ * ending 003 completes this long after it started processing; a quote to one ending 005 is
+ * returned by the receiving bank this long after it completed (DECISIONS #182).
+ */
+export const SANDBOX_PENDING_FAIL_MS = 30_000
+export const SANDBOX_LONG_PAYMENT_MS = 6 * 60_000
+export const SANDBOX_RETURN_AFTER_MS = 30_000
+
+/** At most this many due outcome steps are applied per Store read of the due index (a pass reads until none are due). */
+export const DUE_STEP_BATCH = 500
+
+/** How often the standalone server on a real clock applies due outcome steps. */
+export const DUE_RUNNER_INTERVAL_MS = 250

@@ -13,6 +13,7 @@ import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
+import type { TransactionRecord } from "./transactions/transaction.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -111,6 +112,22 @@ export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances"
 /** The journal: every movement with its entries, found by the resource it belongs to (a transaction, a funding). */
 export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
   reference: { kind: "plain", keys: (m) => m.reference }
+})
+
+/**
+ * Transactions (OUTGOING and INCOMING), with the reference's list filters as indexes. The
+ * identifiers are the accounts' ids and their rail identifiers (account number, address).
+ */
+export const Transactions = collection<TransactionRecord>()("transactions", (t) => t.id, {
+  customerId: { kind: "plain", keys: (t) => t.customerId },
+  platformCustomerId: { kind: "plain", keys: (t) => t.platformCustomerId },
+  status: { kind: "plain", keys: (t) => t.status },
+  type: { kind: "plain", counted: true, keys: (t) => t.type },
+  reference: { kind: "plain", keys: (t) => t.reference },
+  senderIdentifier: { kind: "plain", keys: (t) => t.senderIdentifiers },
+  receiverIdentifier: { kind: "plain", keys: (t) => t.receiverIdentifiers },
+  accountIdentifier: { kind: "plain", keys: (t) => [...new Set([...t.senderIdentifiers, ...t.receiverIdentifiers])] },
+  createdAt: { kind: "ordered", keys: (t) => sortableTimestamp(t.createdAt) }
 })
 
 /** Quotes (`POST /quotes`), read back by id; there is no list of quotes in the reference. */

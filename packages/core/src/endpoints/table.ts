@@ -7,6 +7,7 @@ import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
 import { verificationEndpoints } from "./verifications.ts"
+import { transactionEndpoints } from "./transactions.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
 import { webhookEndpoints } from "./webhooks.ts"
 
@@ -26,7 +27,8 @@ export const endpoints = [
   ...sandboxEndpoints,
   ...verificationEndpoints,
   ...beneficialOwnerEndpoints,
-  ...exchangeRateEndpoints
+  ...exchangeRateEndpoints,
+  ...transactionEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

@@ -14,6 +14,7 @@ import {
   ProcessingControls,
   Sessions,
   SignedRequests,
+  Transactions,
   Verifications
 } from "../collections.ts"
 import { DateTimeString } from "../common.ts"
@@ -38,6 +39,7 @@ import {
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
+import { TransactionState } from "./transaction-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -66,7 +68,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
-  ...ledgerStateCollections
+  ...ledgerStateCollections,
+  { collection: Transactions, schema: TransactionState }
 ]
 
 export interface PlatformState {

@@ -3,6 +3,7 @@ import { decodeInput } from "../../domain/field-errors.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { MAX_ADVANCE_SECONDS } from "../../limits.ts"
 import { TimeControl } from "../../ports/time-control.ts"
+import { runDueSteps } from "../transactions/due-runner.ts"
 
 /** Sandbox control of time (DECISIONS #20). Not in the reference API: Tessera's own. */
 export const AdvanceBody = Schema.Struct({
@@ -16,11 +17,15 @@ export const clockState = Effect.gen(function* () {
   return { now: rfc3339(yield* Clock.currentTimeMillis), mode: control.mode }
 })
 
-/** Moves a virtual clock forward (a real clock refuses), then answers the clock's state. */
+/**
+ * Moves a virtual clock forward (a real clock refuses), applies every outcome step that became
+ * due (advancing 6 minutes completes a 003 quote in this request), then answers the clock's state.
+ */
 export const advanceClock = (body: unknown) =>
   Effect.gen(function* () {
     const { seconds } = yield* decodeAdvance(body)
     const control = yield* TimeControl
     yield* control.advance(seconds)
+    yield* runDueSteps
     return yield* clockState
   })

@@ -5,7 +5,8 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { checkStateDocument, type PlatformState, STATE_FORMAT, STATE_VERSION, stateCollections } from "../../domain/sandbox/state-document.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { Outbox } from "../../ports/notifier.ts"
-import { type Collection, Store } from "../../ports/store.ts"
+import { type Collection, SERVER_SCOPE, Store } from "../../ports/store.ts"
+import { DueSteps } from "../../domain/transactions/due-step.ts"
 import { provisionPlatformAccounts } from "../platform/platforms.ts"
 
 /**
@@ -33,6 +34,8 @@ const clearScope = (platform: PlatformRecord) =>
     const store = yield* Store
     const removed: Record<string, number> = {}
     for (const c of platformScoped) removed[c.name] = yield* store.clear(c, platform.id)
+    // The platform's pending outcome steps are the engine's (server scope): they go with it.
+    for (const d of yield* store.findBy(DueSteps, SERVER_SCOPE, "scope", platform.id)) yield* store.remove(DueSteps, SERVER_SCOPE, d.id)
     return removed
   })
 

@@ -1,0 +1,44 @@
+import { DUE_RUNNER_INTERVAL_MS, type Engine, runDueSteps } from "@tessera/core"
+import { logError } from "./log.ts"
+
+export interface DueRunner {
+  /** Runs one pass now: applies every outcome step due on the engine's clock, answers how many. */
+  readonly tick: () => Promise<number>
+  /** Stops the timer and waits for the pass under way, if any (each step is its own short transaction). */
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * The standalone server's outcome timer: every `intervalMs`, one pass of `runDueSteps`, so on a
+ * real clock a 005 transfer fails about 30 s after it started without anyone reading it. Passes
+ * never overlap in one process; another process on the same SQLite file may run its own, and
+ * each step still applies once (it is consumed in the transaction that applies it). On a virtual
+ * clock the advance applies what it makes due; the timer then only picks up steps left due by a
+ * restart.
+ */
+export const startDueRunner = (engine: Engine, options: { readonly intervalMs?: number } = {}): DueRunner => {
+  let running: Promise<number> | undefined
+  let stopped = false
+  const tick = (): Promise<number> => {
+    if (running !== undefined) return running
+    const pass = engine.run(runDueSteps).finally(() => {
+      if (running === pass) running = undefined
+    })
+    running = pass
+    return pass
+  }
+  const timer = setInterval(() => {
+    tick().catch((e: unknown) => {
+      if (!stopped) logError("outcome pass failed", { error: String(e) })
+    })
+  }, options.intervalMs ?? DUE_RUNNER_INTERVAL_MS)
+  timer.unref()
+  return {
+    tick,
+    stop: async () => {
+      stopped = true
+      clearInterval(timer)
+      await running?.catch(() => undefined)
+    }
+  }
+}

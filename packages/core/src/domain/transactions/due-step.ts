@@ -1,0 +1,28 @@
+import { collection, sortableInstant } from "../../ports/store.ts"
+import type { PlanStep } from "./outcome-plan.ts"
+
+/**
+ * A step of a transaction's outcome waiting for its time on the engine's clock. Only the next
+ * step of a transaction is due at any moment; applying it writes the one after (`rest`), so the
+ * steps of one transaction apply in order whatever the clock jumps over.
+ */
+export interface DueStepRecord {
+  readonly id: string
+  /** The platform the transaction belongs to. */
+  readonly scope: string
+  readonly transactionId: string
+  readonly dueAtMs: number
+  readonly step: PlanStep
+  readonly rest: ReadonlyArray<PlanStep>
+}
+
+/**
+ * The due steps, in the server scope (like the outbox's delivery bookkeeping is the engine's
+ * own): one read of the ordered index serves every platform (DECISIONS #180). A step is consumed
+ * in the transaction that applies it; a platform's reset or import removes its steps.
+ */
+export const DueSteps = collection<DueStepRecord>()("dueSteps", (d) => d.id, {
+  dueAt: { kind: "ordered", keys: (d) => sortableInstant(d.dueAtMs) },
+  transaction: { kind: "plain", keys: (d) => `${d.scope}|${d.transactionId}` },
+  scope: { kind: "plain", keys: (d) => d.scope }
+})
