@@ -79,23 +79,25 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store>)
       )
     )
 
-    it.effect("pages cover every matching record exactly once, in order (property)", () =>
+    it.effect("pages cover every matching record exactly once, in order or newest first (property)", () =>
       run(
         Effect.gen(function* () {
           const s = yield* Store
           const n = 23
           for (let i = 0; i < n; i++) yield* s.put(Docs, "p1", doc(`d${i}`, i % 3 === 0 ? "o3" : "o1", i))
-          const samples = fc.sample(fc.record({ limit: fc.integer({ min: 1, max: 30 }), byIndex: fc.boolean(), even: fc.boolean() }), 25)
-          for (const { limit, byIndex, even } of samples) {
-            const expected = Array.from({ length: n }, (_, i) => i)
+          const samples = fc.sample(fc.record({ limit: fc.integer({ min: 1, max: 30 }), byIndex: fc.boolean(), even: fc.boolean(), descending: fc.boolean() }), 40)
+          for (const { limit, byIndex, even, descending } of samples) {
+            const matching = Array.from({ length: n }, (_, i) => i)
               .filter((i) => !byIndex || i % 3 === 0)
               .filter((i) => !even || i % 2 === 0)
               .map((i) => `d${i}`)
+            const expected = descending ? matching.reverse() : matching
             const seen: Array<string> = []
             let after: number | undefined
             for (let guard = 0; guard < 100; guard++) {
               const page = yield* s.list(Docs, "p1", {
                 limit,
+                descending,
                 ...(after === undefined ? {} : { afterSeq: after }),
                 where: [
                   ...(byIndex ? [{ index: "owner", eq: "o3" }] : []),

@@ -91,12 +91,12 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "getDocument", method: "GET", path: `/documents/${ids.Document}`, resource: "Document" },
   { operationId: "replaceDocument", method: "PUT", path: `/documents/${ids.Document}`, resource: "Document", form: () => documentForm(undefined, "PASSPORT") },
   { operationId: "deleteDocument", method: "DELETE", path: `/documents/${ids.Document}`, resource: "Document" },
-  { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
   { operationId: "getTransactionById", method: "GET", path: `/transactions/${ids.Transaction}`, resource: "Transaction" },
   { operationId: "confirmReceiptDelivery", method: "POST", path: `/transactions/${ids.Transaction}/confirm`, resource: "Transaction" },
   { operationId: "approvePendingPayment", method: "POST", path: `/transactions/${ids.Transaction}/approve`, resource: "Transaction" },
   { operationId: "rejectPendingPayment", method: "POST", path: `/transactions/${ids.Transaction}/reject`, resource: "Transaction", body: { reason: "no" } },
   { operationId: "cancelTransaction", method: "POST", path: `/transactions/${ids.Transaction}/cancel`, resource: "Transaction" },
+  { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 

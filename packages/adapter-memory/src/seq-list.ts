@@ -50,6 +50,12 @@ export class SeqList {
     return this.ids.slice(from, from + n)
   }
 
+  /** Ids before `beforeSeq` (Infinity: the newest), newest first, at most `n`. */
+  before(beforeSeq: number, n: number): ReadonlyArray<string> {
+    const to = bound(this.seqs, beforeSeq, false)
+    return this.ids.slice(Math.max(0, to - n), to).reverse()
+  }
+
   copy(): SeqList {
     return new SeqList([...this.seqs], [...this.ids])
   }

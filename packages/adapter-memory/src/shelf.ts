@@ -182,15 +182,16 @@ export function reader(s: Shelf): IndexReader<unknown> {
       const ids = s.indexes.get(index)?.keys.get(key!)
       return ids === undefined ? 0 : typeof ids === "string" ? 1 : ids.size
     },
-    pageAt: (index, key, afterSeq, n) => {
-      if (index === undefined) return s.order.after(afterSeq, n).map((id) => positioned(s, id))
+    pageAt: (index, key, afterSeq, n, descending) => {
+      const page = (list: SeqList) => (descending ? list.before(afterSeq, n) : list.after(afterSeq, n)).map((id) => positioned(s, id))
+      if (index === undefined) return page(s.order)
       const ids = s.indexes.get(index)?.keys.get(key!)
       if (ids === undefined) return []
       if (typeof ids === "string") {
         const row = positioned(s, ids)
-        return row.seq > afterSeq && n > 0 ? [row] : []
+        return (descending ? row.seq < afterSeq : row.seq > afterSeq) && n > 0 ? [row] : []
       }
-      return ids.after(afterSeq, n).map((id) => positioned(s, id))
+      return page(ids)
     },
     scanKey: (index, key) => indexedRows(s, index, key),
     scanRange: (index, cond) => rangeRows(s, index, cond)

@@ -90,6 +90,13 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
     pageAll: db.prepare<[string, string, number, number], RecordRow>(
       "SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND seq > ? ORDER BY seq LIMIT ?"
     ),
+    pageKeyDesc: db.prepare<[string, string, string, string, number, number], RecordRow>(
+      `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
+       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? AND i.seq < ? ORDER BY i.seq DESC LIMIT ?`
+    ),
+    pageAllDesc: db.prepare<[string, string, number, number], RecordRow>(
+      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND seq < ? ORDER BY seq DESC LIMIT ?"
+    ),
     clearIndex: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ?"),
     clearCounts: db.prepare("DELETE FROM record_counts WHERE collection = ? AND scope = ?"),
     clear: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ?")
@@ -178,8 +185,13 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
         : counted(c as Collection<unknown>, index)
           ? (q.counter.get(c.name, scope, index, key!) ?? 0)
           : (q.countKey.get(c.name, scope, index, key!) ?? 0),
-    pageAt: (index, key, afterSeq, n) =>
-      (index === undefined ? q.pageAll.all(c.name, scope, afterSeq, n) : q.pageKey.all(c.name, scope, index, key!, afterSeq, n)).map(parse<A>),
+    pageAt: (index, key, afterSeq, n, descending) => {
+      if (!descending)
+        return (index === undefined ? q.pageAll.all(c.name, scope, afterSeq, n) : q.pageKey.all(c.name, scope, index, key!, afterSeq, n)).map(parse<A>)
+      // SQLite binds no Infinity: "before the newest" is before any seq there can be.
+      const before = Math.min(afterSeq, Number.MAX_SAFE_INTEGER)
+      return (index === undefined ? q.pageAllDesc.all(c.name, scope, before, n) : q.pageKeyDesc.all(c.name, scope, index, key!, before, n)).map(parse<A>)
+    },
     scanKey: (index, key) => q.byKey.all(c.name, scope, index, key).map(parse<A>),
     scanRange: (index, range: Condition) => {
       const { st, args } = rangeStatement(range as Record<string, string | undefined>)

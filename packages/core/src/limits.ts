@@ -135,24 +135,6 @@ export const DOCUMENT_MAX_FILE_NAME = 255
  */
 export const MULTIPART_MAX_PARTS = 100
 
-/** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
-export const SANDBOX_FUND_MAX = 100_000_000_000
-
-/** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
-export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000
-
-/**
- * A quote can be executed for this long after it was created (reference: 1–5 minutes on instant
- * rails); after it, it is EXPIRED and executing it is 409.
- */
-export const QUOTE_LIFETIME_MS = 5 * 60_000
-
-/**
- * The largest single transaction (TRANSACTION_SIZE_LIMIT_EXCEEDED above it), in US cents of the
- * sending amount's equivalent: the reference names the limit but not its value (DECISIONS #193).
- */
-export const MAX_TRANSACTION_USD_CENTS = 100_000_000
-
 /**
  * Sandbox money movement (spec "Limits": about 30 s and about 6 minutes). A transfer or pull
  * whose external account ends 005 stays PENDING this long, then fails; a quote to a destination
@@ -168,3 +150,15 @@ export const DUE_STEP_BATCH = 500
 
 /** How often the standalone server on a real clock applies due outcome steps. */
 export const DUE_RUNNER_INTERVAL_MS = 250
+
+/** `POST /sandbox/internal-accounts/{accountId}/fund`: the reference's largest amount (smallest unit). */
+export const SANDBOX_FUND_MAX = 100_000_000_000
+
+/** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
+export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000
+
+/**
+ * A quote can be executed for this long after it was created (reference: 1–5 minutes on instant
+ * rails); after it, it is EXPIRED and executing it is 409.
+ */
+export const QUOTE_LIFETIME_MS = 5 * 60_000

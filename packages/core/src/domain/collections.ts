@@ -10,10 +10,10 @@ import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
+import type { TransactionRecord } from "./transactions/transaction.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
-import type { TransactionRecord } from "./transactions/transaction.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -106,14 +106,6 @@ export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
 /** Bulk customer imports (`POST /customers/bulk/csv`), read back by id. */
 export const BulkImportJobs = collection<BulkImportJobRecord>()("bulkImportJobs", (j) => j.id)
 
-/** The ledger's maintained balances, one per ledger account (internal accounts and the world's), by account id. */
-export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances", (b) => b.id)
-
-/** The journal: every movement with its entries, found by the resource it belongs to (a transaction, a funding). */
-export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
-  reference: { kind: "plain", keys: (m) => m.reference }
-})
-
 /**
  * Transactions (OUTGOING and INCOMING), with the reference's list filters as indexes. The
  * identifiers are the accounts' ids and their rail identifiers (account number, address).
@@ -128,6 +120,14 @@ export const Transactions = collection<TransactionRecord>()("transactions", (t) 
   receiverIdentifier: { kind: "plain", keys: (t) => t.receiverIdentifiers },
   accountIdentifier: { kind: "plain", keys: (t) => [...new Set([...t.senderIdentifiers, ...t.receiverIdentifiers])] },
   createdAt: { kind: "ordered", keys: (t) => sortableTimestamp(t.createdAt) }
+})
+
+/** The ledger's maintained balances, one per ledger account (internal accounts and the world's), by account id. */
+export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances", (b) => b.id)
+
+/** The journal: every movement with its entries, found by the resource it belongs to (a transaction, a funding). */
+export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
+  reference: { kind: "plain", keys: (m) => m.reference }
 })
 
 /** Quotes (`POST /quotes`), read back by id; there is no list of quotes in the reference. */

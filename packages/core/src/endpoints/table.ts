@@ -27,8 +27,8 @@ export const endpoints = [
   ...sandboxEndpoints,
   ...verificationEndpoints,
   ...beneficialOwnerEndpoints,
-  ...exchangeRateEndpoints,
-  ...transactionEndpoints
+  ...transactionEndpoints,
+  ...exchangeRateEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

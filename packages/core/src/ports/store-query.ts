@@ -32,8 +32,11 @@ export const recordMatches = <A>(c: Collection<A>, cond: Condition, a: A): boole
 export interface IndexReader<A> {
   /** How many records the collection (or one key of an index) holds: a counter, not a scan. */
   readonly count: (index: string | undefined, key: string | undefined) => number
-  /** Records after `afterSeq`, in listing order, at most `n`. */
-  readonly pageAt: (index: string | undefined, key: string | undefined, afterSeq: number, n: number) => ReadonlyArray<Positioned<A>>
+  /**
+   * Records after `afterSeq`, in listing order, at most `n`; `descending`: records before
+   * `afterSeq` (Infinity: from the newest), newest first.
+   */
+  readonly pageAt: (index: string | undefined, key: string | undefined, afterSeq: number, n: number, descending: boolean) => ReadonlyArray<Positioned<A>>
   /** Every record under one key, in listing order. */
   readonly scanKey: (index: string, key: string) => Iterable<Positioned<A>>
   /** Every record with a key in the range of an ordered index, in any order, possibly repeated. */
@@ -45,14 +48,15 @@ export interface IndexReader<A> {
  * `totalCount`, skips up to `afterSeq`, and takes `limit`.
  */
 export const pageOf = <A>(rows: Iterable<Positioned<A>>, query: ListQuery): Page<A> => {
-  const after = query.afterSeq ?? 0
+  const descending = query.descending === true
+  const after = query.afterSeq ?? (descending ? Infinity : 0)
   const items: Array<A> = []
   let totalCount = 0
   let lastSeq: number | undefined
   let hasMore = false
   for (const r of rows) {
     totalCount++
-    if (r.seq <= after) continue
+    if (descending ? r.seq >= after : r.seq <= after) continue
     if (items.length < query.limit) {
       items.push(r.value)
       lastSeq = r.seq
@@ -79,7 +83,8 @@ export const planList = <A>(c: Collection<A>, reader: IndexReader<A>, query: Lis
   const only = conditions[0]
   if (conditions.length === 0 || (conditions.length === 1 && only !== undefined && isEquality(only))) {
     const eq = only !== undefined && isEquality(only) ? only : undefined
-    const rows = reader.pageAt(eq?.index, eq?.eq, query.afterSeq ?? 0, query.limit + 1)
+    const descending = query.descending === true
+    const rows = reader.pageAt(eq?.index, eq?.eq, query.afterSeq ?? (descending ? Infinity : 0), query.limit + 1, descending)
     const items = rows.slice(0, query.limit)
     return {
       items: items.map((r) => r.value),
@@ -95,7 +100,9 @@ export const planList = <A>(c: Collection<A>, reader: IndexReader<A>, query: Lis
       const n = reader.count(cond.index, cond.eq)
       if (n < smallest) [driver, smallest] = [cond, n]
     }
-  const rows = isEquality(driver) ? reader.scanKey(driver.index, driver.eq) : rangeInOrder(reader.scanRange(driver.index, driver))
+  const ascending = isEquality(driver) ? reader.scanKey(driver.index, driver.eq) : rangeInOrder(reader.scanRange(driver.index, driver))
+  // Newest first: every match is read (and counted) anyway, so the reverse is of what is read.
+  const rows = query.descending === true ? [...ascending].reverse() : ascending
   const rest = conditions.filter((cond) => cond !== driver)
   return pageOf(
     (function* () {

@@ -110,9 +110,14 @@ export type Condition =
 export interface ListQuery {
   /** Every condition must hold (none: the whole collection). */
   readonly where?: ReadonlyArray<Condition>
-  /** Records strictly after this position (the `seq` of the last record of the previous page). */
+  /**
+   * Records strictly after this position (the `seq` of the last record of the previous page);
+   * with `descending`, strictly before it.
+   */
   readonly afterSeq?: number
   readonly limit: number
+  /** Newest first: reverse listing order (the reference's `sortOrder=desc`). */
+  readonly descending?: boolean
 }
 
 export interface Page<A> {

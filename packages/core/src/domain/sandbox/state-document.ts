@@ -38,8 +38,8 @@ import {
 } from "./state-records.ts"
 import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
-import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 import { TransactionState } from "./transaction-state.ts"
+import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -68,8 +68,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
-  ...ledgerStateCollections,
-  { collection: Transactions, schema: TransactionState }
+  { collection: Transactions, schema: TransactionState },
+  ...ledgerStateCollections
 ]
 
 export interface PlatformState {
