@@ -5,7 +5,9 @@ import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
+import { quoteEndpoints } from "./quotes.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
+import { sandboxPaymentEndpoints } from "./sandbox-payments.ts"
 import { verificationEndpoints } from "./verifications.ts"
 import { transactionEndpoints } from "./transactions.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
@@ -28,7 +30,9 @@ export const endpoints = [
   ...verificationEndpoints,
   ...beneficialOwnerEndpoints,
   ...transactionEndpoints,
-  ...exchangeRateEndpoints
+  ...exchangeRateEndpoints,
+  ...quoteEndpoints,
+  ...sandboxPaymentEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

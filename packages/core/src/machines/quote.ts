@@ -67,5 +67,5 @@ export const quoteMachine: Machine<QuoteState, QuoteEvent> = (state, event, now)
 }
 
 /** The quote's status once its transaction is in `transactionStatus` (a quote follows its transaction). */
-export const quoteStatusForTransaction = (transactionStatus: string): QuoteStatus | undefined =>
+export const quoteStatusForTransaction = (transactionStatus: string): "COMPLETED" | "FAILED" | undefined =>
   transactionStatus === "COMPLETED" ? "COMPLETED" : transactionStatus === "FAILED" || transactionStatus === "REJECTED" || transactionStatus === "REFUNDED" ? "FAILED" : undefined

@@ -40,6 +40,7 @@ import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentSt
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { TransactionState } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
+import { quoteStateCollections } from "./quote-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -69,7 +70,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
   { collection: Transactions, schema: TransactionState },
-  ...ledgerStateCollections
+  ...ledgerStateCollections,
+  ...quoteStateCollections
 ]
 
 export interface PlatformState {

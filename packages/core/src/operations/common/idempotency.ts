@@ -1,10 +1,10 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { IdempotencyKeys } from "../../domain/collections.ts"
-import { Conflict, type InvalidInput } from "../../domain/errors.ts"
+import { Conflict, InvalidInput } from "../../domain/errors.ts"
 import { decodeInput } from "../../domain/field-errors.ts"
 import { IdempotencyKey } from "../../domain/idempotency.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
-import { isReply, reply, type Reply } from "../../domain/reply.ts"
+import { reply, type Reply } from "../../domain/reply.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { sha256Hex } from "../../crypto/secrets.ts"
 import { canonicalJson } from "../../signed-retry/canonical.ts"
@@ -24,14 +24,15 @@ const isFinal = (r: Reply): boolean =>
  * Runs `program` at most once per platform and `Idempotency-Key` (DECISIONS #191): the first
  * final answer is stored with the request's fingerprint in the program's own transaction, the
  * same key on the same request answers it again exactly, and on another request is 409
- * CONFLICT. Failures are not stored (a failed call changed nothing, so trying again is safe).
+ * CONFLICT (400 INVALID_INPUT where the reference declares no 409 for the endpoint). Failures are not stored (a failed call changed nothing, so trying again is safe).
  * Without a key the program just runs.
  */
 export const idempotent = <E, R>(
   platform: PlatformRecord,
   key: string | undefined,
   fingerprint: string,
-  program: Effect.Effect<Reply, E, R>
+  program: Effect.Effect<Reply, E, R>,
+  conflictStatus: 400 | 409 = 409
 ): Effect.Effect<Reply, E | Conflict | InvalidInput | StoreError, R | Store> =>
   key === undefined
     ? program
@@ -43,11 +44,7 @@ export const idempotent = <E, R>(
         Effect.gen(function* () {
           const seen = yield* store.get(IdempotencyKeys, platform.id, key)
           if (Option.isSome(seen)) {
-            if (seen.value.fingerprint !== fingerprint)
-              return yield* new Conflict({
-                message: "This Idempotency-Key was already used with a different request",
-                details: { reason: "IDEMPOTENCY_KEY_REUSED", idempotencyKey: key }
-              })
+            if (seen.value.fingerprint !== fingerprint) return yield* reused(key, conflictStatus)
             return reply(seen.value.status, seen.value.body)
           }
           const answer = yield* program
@@ -60,4 +57,10 @@ export const idempotent = <E, R>(
       )
     })
 
-export const asReply = (value: unknown, status = 200): Reply => (isReply(value) ? value : reply(status, value))
+const reused = (key: string, status: 400 | 409) => {
+  const message = "This Idempotency-Key was already used with a different request"
+  const details = { reason: "IDEMPOTENCY_KEY_REUSED", idempotencyKey: key }
+  return status === 409
+    ? new Conflict({ message, details })
+    : new InvalidInput({ message, details: { ...details, errors: [{ field: "Idempotency-Key", message: "was already used with a different request" }] } })
+}
