@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Effect } from "effect"
-import { isReply, makeEngine, Store, TimeControl, Transactions } from "@tessera/core"
+import { isReply, makeEngine, Store, Transactions } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 
 /**
@@ -56,7 +56,7 @@ describe("money over random sequences (in-memory engine, virtual clock)", () => 
           if (s._tag === "Fund") {
             await api.sandbox.fundInternalAccount(account, { amount: s.amount })
             funded += s.amount
-          } else if (s._tag === "Advance") await engine.run(Effect.flatMap(TimeControl, (t) => t.advance(s.seconds)))
+          } else if (s._tag === "Advance") await api.sandbox.advanceClock({ seconds: s.seconds })
           else {
             const [from, to] = s._tag === "Send" ? [account, await bank(s.suffix)] : [await bank(s.suffix), account]
             const q = body(await attempt(api.quotes.create({
@@ -73,7 +73,7 @@ describe("money over random sequences (in-memory engine, virtual clock)", () => 
           expect(b.total).toBeGreaterThanOrEqual(b.available)
         }
         // Enough time for every delayed outcome.
-        await engine.run(Effect.flatMap(TimeControl, (t) => t.advance(3600)))
+        await api.sandbox.advanceClock({ seconds: 3600 })
         const all = await engine.run(Effect.flatMap(Store, (st) => st.list(Transactions, platform.id, { limit: 10_000 })))
         let left = 0
         let received = 0

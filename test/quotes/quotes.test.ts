@@ -55,6 +55,17 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("quotes over HTTP
     expect([missing.status, missing.body.code, missing.body.details.errors[0].field]).toEqual([400, "INVALID_INPUT", "destination.accountId"])
   })
 
+  it("the Travel Rule: above 1,000 EUR an unverified self-custody wallet needs its ownership verified; below it the quote proceeds", async () => {
+    const address = "0x" + Math.random().toString(16).slice(2).padEnd(40, "7").slice(0, 40)
+    const w = await t.request("POST", `${V}/platform/external-accounts`, { body: { currency: "USDC", ownershipType: "FIRST_PARTY", accountInfo: { accountType: "BASE_WALLET", address } } })
+    expect(w.body.status).toBe("PENDING_OWNERSHIP_VERIFICATION")
+    const above = await quote(t, accountQuote(source, w.body.id, 200_000))
+    expect([above.status, above.body.code]).toEqual([400, "EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED"])
+    const below = await quote(t, accountQuote(source, w.body.id, 50_000))
+    expect(below.status, JSON.stringify(below.body)).toBe(201)
+    expect(below.body.receivingCurrency.code).toBe("USDC")
+  })
+
   it("an unexecuted quote expires on the engine's clock: GET shows EXPIRED, execute is 409", async () => {
     const dest = await platformBankAccount(t, "010")
     const q = await quote(t, accountQuote(source, dest, 500))
