@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { type Engine, makeEngine, type PlatformRecord, Store, Transactions, Quotes } from "@tessera/core"
+import { type Engine, isReply, makeEngine, type PlatformRecord, Quotes, Store, Transactions } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { serve } from "@tessera/adapter-http"
@@ -20,10 +20,11 @@ const world = async (engine: Engine, clientId: string) => {
   const accounts = (await api.platform.listInternalAccounts()) as { data: ReadonlyArray<{ id: string }> }
   const source = accounts.data[0]!.id
   await api.sandbox.fundInternalAccount(source, { amount: 100_000_000_000 })
-  const dest = (await api.platform.createExternalAccount({
+  const created = (await api.platform.createExternalAccount({
     currency: "USD",
     accountInfo: { accountType: "USD_ACCOUNT", accountNumber: "555000010", routingNumber: "021000021", beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Bench" } }
-  } as never)) as unknown as { id: string }
+  } as never)) as unknown
+  const dest = (isReply(created) ? created.body : created) as { id: string }
   return { platform, source, dest: dest.id }
 }
 
