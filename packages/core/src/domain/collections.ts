@@ -14,6 +14,7 @@ import type { TransactionRecord } from "./transactions/transaction.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
+import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -129,6 +130,9 @@ export const LedgerBalances = collection<LedgerBalanceRecord>()("ledgerBalances"
 export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovements", (m) => m.id, {
   reference: { kind: "plain", keys: (m) => m.reference }
 })
+
+/** Receiver lookups by their `Lookup:<uuid>` id, the `lookupId` a quote names. */
+export const ReceiverLookups = collection<ReceiverLookupRecord>()("receiverLookups", (l) => l.id)
 
 /** Quotes (`POST /quotes`), read back by id; there is no list of quotes in the reference. */
 export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)

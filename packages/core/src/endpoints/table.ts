@@ -6,6 +6,7 @@ import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
 import { quoteEndpoints } from "./quotes.ts"
+import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
 import { sandboxPaymentEndpoints } from "./sandbox-payments.ts"
 import { verificationEndpoints } from "./verifications.ts"
@@ -31,6 +32,8 @@ export const endpoints = [
   ...beneficialOwnerEndpoints,
   ...transactionEndpoints,
   ...exchangeRateEndpoints,
+  ...receiverEndpoints,
+  ...cryptoEndpoints,
   ...quoteEndpoints,
   ...sandboxPaymentEndpoints
 ]

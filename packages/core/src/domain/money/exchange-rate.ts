@@ -120,3 +120,9 @@ export const forReceiving = (rate: Rate, receivingAmount: number): Amounts => {
   while (forSending(rate, sending).receivingAmount < receivingAmount) sending++
   return { ...forSending(rate, sending), receivingAmount }
 }
+
+/** What a receiver in this currency can be sent, in its smallest unit: the corridors' bounds converted. */
+export const receivingLimits = (code: string): { readonly min: number; readonly max: number } | undefined => {
+  const c = byCode.get(code)
+  return c === undefined ? undefined : { min: usdCentsIn(c, SANDBOX_MIN_SEND_USD_CENTS), max: usdCentsIn(c, SANDBOX_MAX_SEND_USD_CENTS) }
+}

@@ -12,6 +12,7 @@ import {
   OtpIssuances,
   PasskeyChallenges,
   ProcessingControls,
+  ReceiverLookups,
   Sessions,
   SignedRequests,
   Transactions,
@@ -41,6 +42,7 @@ import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { TransactionState } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 import { quoteStateCollections } from "./quote-state.ts"
+import { ReceiverLookupState } from "../receivers/lookup.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -71,6 +73,7 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: BulkImportJobs, schema: BulkImportJobState },
   { collection: Transactions, schema: TransactionState },
   ...ledgerStateCollections,
+  { collection: ReceiverLookups, schema: ReceiverLookupState },
   ...quoteStateCollections
 ]
 
@@ -129,7 +132,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: ExternalAccounts.name, field: "customerId", target: Customers.name },
   { collection: BeneficialOwners.name, field: "customerId", target: Customers.name },
   { collection: Verifications.name, field: "customerId", target: Customers.name },
-  { collection: KycLinks.name, field: "customerId", target: Customers.name }
+  { collection: KycLinks.name, field: "customerId", target: Customers.name },
+  { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {
