@@ -103,8 +103,19 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("embedded-wallet 
     expect(await balances(t, w.accountId)).toEqual(before)
   })
 
+  it("a compliance-failing UMA sender: INCOMING FAILED, the pending credit withdrawn", async () => {
+    const w = await newWallet(t)
+    const before = await balances(t, w.accountId)
+    const r = await t.request("POST", `${V}/sandbox/uma/receive`, { body: { senderUmaAddress: "$fail.compliance.usd@sandbox.uma.money", customerId: w.customerId, receivingCurrencyCode: "USD", receivingCurrencyAmount: 700 } })
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body).toMatchObject({ type: "INCOMING", status: "FAILED", failureReason: "COMPLIANCE_REJECTED" })
+    expect((await webhooksAbout(t, r.body.id)).map((h) => h.type)).toEqual(["INCOMING_PAYMENT.PENDING", "INCOMING_PAYMENT.FAILED"])
+    expect(await balances(t, w.accountId)).toEqual(before)
+  })
+
   it("UMA receive refuses a bad request and changes nothing", async () => {
     const w = await newWallet(t)
+    const before = await balances(t, w.accountId)
     const both = await t.request("POST", `${V}/sandbox/uma/receive`, { body: { senderUmaAddress: SENDER, customerId: w.customerId, receiverUmaAddress: "$x@example.com", receivingCurrencyCode: "USD", receivingCurrencyAmount: 1 } })
     expect([both.status, both.body.code]).toEqual([400, "INVALID_INPUT"])
     const neither = await t.request("POST", `${V}/sandbox/uma/receive`, { body: { senderUmaAddress: SENDER, receivingCurrencyCode: "USD", receivingCurrencyAmount: 0 } })
@@ -112,6 +123,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("embedded-wallet 
     const nobody = await t.request("POST", `${V}/sandbox/uma/receive`, { body: { senderUmaAddress: SENDER, customerId: "Customer:00000000-0000-4000-8000-000000000000", receivingCurrencyCode: "USD", receivingCurrencyAmount: 1 } })
     expect([nobody.status, nobody.body.code]).toEqual([404, "USER_NOT_FOUND"])
     const unknownUma = await t.request("POST", `${V}/sandbox/uma/receive`, { body: { senderUmaAddress: SENDER, receiverUmaAddress: "$nobody.here@example.com", receivingCurrencyCode: "USD", receivingCurrencyAmount: 1 } })
-    expect(unknownUma.status).toBe(404)
+    expect([unknownUma.status, unknownUma.body.code]).toEqual([404, "USER_NOT_FOUND"])
+    const unknownSender = await t.request("POST", `${V}/sandbox/uma/receive`, { body: { senderUmaAddress: "$who@sandbox.uma.money", customerId: w.customerId, receivingCurrencyCode: "USD", receivingCurrencyAmount: 1 } })
+    expect([unknownSender.status, unknownSender.body.code]).toEqual([404, "UMA_NOT_FOUND"])
+    expect(await balances(t, w.accountId)).toEqual(before)
   })
 })

@@ -1,6 +1,7 @@
 import type { Currency } from "../internal-accounts/internal-account.ts"
 import type { FundingInstruction } from "../../sandbox/funding-instructions.ts"
 import type { QuoteStatus } from "../../machines/quote.ts"
+import type { SandboxUmaOutcome } from "../../sandbox/uma-receivers.ts"
 import { quoteStatusAt } from "../../machines/quote.ts"
 import { rfc3339 } from "../time.ts"
 import type { QuoteDestination, QuoteSource } from "./request.ts"
@@ -42,6 +43,8 @@ export interface QuoteRecord {
   readonly purposeOfPayment?: string
   /** The destination account's sandbox outcome suffix (last three digits of its identifier). */
   readonly outcomeSuffix?: string
+  /** A sandbox UMA receiver's outcome (from the lookup), for a UMA destination. */
+  readonly umaOutcome?: SandboxUmaOutcome
   readonly executedAt?: string
 }
 

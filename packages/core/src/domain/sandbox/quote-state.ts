@@ -35,6 +35,7 @@ export const QuoteState = Schema.Struct({
   transactionId: IdSchema("Transaction"),
   paymentInstructions: optional(Schema.Array(Schema.Struct({ accountOrWalletInfo: Schema.Struct({ accountType: Schema.String }) }))),
   outcomeSuffix: optional(Schema.String),
+  umaOutcome: optional(Schema.Literal("SUCCESS", "PENDING_LONG", "FAIL_COMPLIANCE")),
   executedAt: optional(DateTimeString)
 })
 

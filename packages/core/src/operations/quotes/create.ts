@@ -20,6 +20,7 @@ import { startExecution } from "./execute.ts"
 import { equivalent, priceQuote, quoteRate } from "./rates.ts"
 import { accountIdProblems, currencyOfAccount, resolveAccount, type ResolvedAccount } from "./resolve.ts"
 import { resolveUmaDestination } from "./uma-destination.ts"
+import type { SandboxUmaOutcome } from "../../sandbox/uma-receivers.ts"
 
 const decode = decodeInput(QuoteRequest)
 
@@ -93,13 +94,16 @@ const buildQuote = (platform: PlatformRecord, body: unknown) =>
     // Where it goes.
     let destination: ResolvedAccount | undefined
     let receivingCode: string
+    let umaOutcome: SandboxUmaOutcome | undefined
     if (req.destination.destinationType === "ACCOUNT") {
       if (req.source.sourceType === "ACCOUNT" && req.source.accountId === req.destination.accountId)
         return yield* new SelfPayment({ message: "The source and the destination are the same account", details: { accountId: req.destination.accountId } })
       destination = yield* asField("destination.accountId", resolveAccount(platform, req.destination.accountId))
       receivingCode = currencyOfAccount(destination)
     } else {
-      receivingCode = yield* resolveUmaDestination(platform, req.lookupId!, req.destination, customerId)
+      const uma = yield* resolveUmaDestination(platform, req.lookupId!, req.destination, customerId)
+      receivingCode = uma.currency
+      umaOutcome = uma.outcome
     }
     if (source?.kind === "EXTERNAL" && destination?.kind !== "INTERNAL")
       return yield* invalidInput([{ field: "destination.accountId", message: "must be an internal account when the source is an external account (a pull)" }])
@@ -135,7 +139,8 @@ const buildQuote = (platform: PlatformRecord, body: unknown) =>
       ...(req.description === undefined ? {} : { description: req.description }),
       ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
       ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
-      ...(outcomeSuffix === undefined ? {} : { outcomeSuffix })
+      ...(outcomeSuffix === undefined ? {} : { outcomeSuffix }),
+      ...(umaOutcome === undefined ? {} : { umaOutcome })
     }
     const store = yield* Store
     return yield* store.transaction(

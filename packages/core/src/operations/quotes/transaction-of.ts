@@ -4,7 +4,7 @@ import { rfc3339 } from "../../domain/time.ts"
 import type { OutcomePlan } from "../../domain/transactions/outcome-plan.ts"
 import type { TransactionDestination, TransactionRecord, TransactionSource } from "../../domain/transactions/transaction.ts"
 import { quoteOutcome, transferOutcome } from "../../sandbox/outcomes.ts"
-import { umaOutcomeSuffix } from "./uma-destination.ts"
+import { umaPayoutOutcome } from "../../sandbox/uma-outcomes.ts"
 
 /**
  * The transaction an executed quote starts, and the outcome it follows (DECISIONS #194):
@@ -65,6 +65,8 @@ export const transactionOf = (
       ? transferOutcome("INCOMING", quote.outcomeSuffix)
       : incoming
         ? transferOutcome("INCOMING", undefined)
-        : quoteOutcome(quote.destination.destinationType === "UMA_ADDRESS" ? umaOutcomeSuffix(quote.destination.umaAddress) : quote.outcomeSuffix)
+        : quote.destination.destinationType === "UMA_ADDRESS"
+          ? umaPayoutOutcome(quote.umaOutcome ?? "SUCCESS")
+          : quoteOutcome(quote.outcomeSuffix)
   return { created, plan }
 }

@@ -1,7 +1,7 @@
 import { Clock, Effect, Either } from "effect"
 import { Customers, ExternalAccounts, InternalAccounts } from "../../domain/collections.ts"
 import type { CustomerRecord } from "../../domain/customers/customer.ts"
-import { UserNotFound } from "../../domain/errors.ts"
+import { UmaNotFound, UserNotFound } from "../../domain/errors.ts"
 import { decodeInput, type FieldError, invalidInput } from "../../domain/field-errors.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { SandboxUmaReceiveRequest } from "../../domain/quotes/request.ts"
@@ -11,7 +11,8 @@ import { Store } from "../../ports/store.ts"
 import { loadCustomer } from "../customers/customers.ts"
 import { equivalent, quoteRate } from "../quotes/rates.ts"
 import { newTransactionId, startTransaction } from "../transactions/outcomes.ts"
-import { incomingUmaOutcome, sandboxSender } from "../quotes/uma-destination.ts"
+import { umaIncomingOutcome } from "../../sandbox/uma-outcomes.ts"
+import { sandboxUmaReceiver } from "../../sandbox/uma-receivers.ts"
 
 const decode = decodeInput(SandboxUmaReceiveRequest)
 
@@ -56,7 +57,9 @@ export const sandboxUmaReceive = (platform: PlatformRecord, body: unknown) =>
       return yield* invalidInput([...((decoded.left.details?.["errors"] as ReadonlyArray<FieldError>) ?? []), ...one])
     if (one.length > 0) return yield* invalidInput(one)
     const req = decoded.right
-    yield* sandboxSender(req.senderUmaAddress)
+    const sender = sandboxUmaReceiver(req.senderUmaAddress)
+    if (sender === undefined)
+      return yield* new UmaNotFound({ message: `${req.senderUmaAddress} is not one of the sandbox's UMA senders`, details: { senderUmaAddress: req.senderUmaAddress } })
     const customer = req.customerId !== undefined ? yield* loadCustomer(platform, req.customerId) : yield* receiverByUma(platform, req.receiverUmaAddress!)
     const now = yield* Clock.currentTimeMillis
     const rate = yield* quoteRate(req.receivingCurrencyCode, req.receivingCurrencyCode, now)
@@ -82,7 +85,7 @@ export const sandboxUmaReceive = (platform: PlatformRecord, body: unknown) =>
           senderIdentifiers: [req.senderUmaAddress],
           receiverIdentifiers: [into.id, customer.umaAddress]
         }
-        const { latest } = yield* startTransaction(platform.id, created, incomingUmaOutcome(req.senderUmaAddress))
+        const { latest } = yield* startTransaction(platform.id, created, umaIncomingOutcome(sender.outcome))
         return transactionView(latest)
       })
     )
