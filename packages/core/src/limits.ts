@@ -145,8 +145,12 @@ export const SANDBOX_PENDING_FAIL_MS = 30_000
 export const SANDBOX_LONG_PAYMENT_MS = 6 * 60_000
 export const SANDBOX_RETURN_AFTER_MS = 30_000
 
-/** At most this many due outcome steps are applied per Store read of the due index (a pass reads until none are due). */
-export const DUE_STEP_BATCH = 500
+/**
+ * At most this many due outcome steps are read per Store read of the due index (a pass reads
+ * until none are due). Large: the stores' due read walks the whole due range to answer in
+ * listing order, so small batches would read a long backlog many times over.
+ */
+export const DUE_STEP_BATCH = 10_000
 
 /** How often the standalone server on a real clock applies due outcome steps. */
 export const DUE_RUNNER_INTERVAL_MS = 250
@@ -156,6 +160,13 @@ export const SANDBOX_FUND_MAX = 100_000_000_000
 
 /** An exchange rate holds for this long of engine time; a quote keeps the rate of its creation (spec: "about 5 minutes"). */
 export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000
+
+/**
+ * The largest single transfer (`POST /transfer-in`, `/transfer-out`), in US cents or their worth
+ * (400 TRANSACTION_SIZE_LIMIT_EXCEEDED past it). The spec shows no value; the sandbox's corridors
+ * send at most this much too (DECISIONS #187).
+ */
+export const TRANSFER_MAX_USD_CENTS = 10_000_000
 
 /**
  * A quote can be executed for this long after it was created (reference: 1–5 minutes on instant

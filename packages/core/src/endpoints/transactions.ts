@@ -8,10 +8,23 @@ import {
   ReasonBody,
   rejectTransaction
 } from "../operations/transactions/transactions.ts"
+import { listTransactions, TransactionListQuery } from "../operations/transactions/list.ts"
+import { TransferInBody, transferIn, TransferOutBody, transferOut } from "../operations/transactions/transfers.ts"
 import { endpoint } from "./define.ts"
 
 /** Transactions: reading them where they stand on the engine's clock, and the platform's actions on them. */
 export const transactionEndpoints = [
+  endpoint({
+    group: "transactions",
+    name: "list",
+    method: "GET",
+    path: "/transactions",
+    operationId: "listTransactions",
+    status: 200,
+    summary: "List the platform's transactions, newest first unless sortOrder=asc, filtered as the reference names, paged by cursor",
+    query: TransactionListQuery,
+    run: (r) => listTransactions(r.platform, r.query)
+  }),
   endpoint({
     group: "transactions",
     name: "get",
@@ -69,5 +82,27 @@ export const transactionEndpoints = [
     body: ReasonBody,
     optionalBody: true,
     run: (r) => cancelTransaction(r.platform, r.params.transactionId, r.body)
+  }),
+  endpoint({
+    group: "transactions",
+    name: "transferIn",
+    method: "POST",
+    path: "/transfer-in",
+    operationId: "createTransferIn",
+    status: 201,
+    summary: "Pull money from a customer's external account into an internal account; the sandbox outcome follows the external account's suffix",
+    body: TransferInBody,
+    run: (r) => transferIn(r.platform, r.body)
+  }),
+  endpoint({
+    group: "transactions",
+    name: "transferOut",
+    method: "POST",
+    path: "/transfer-out",
+    operationId: "createTransferOut",
+    status: 201,
+    summary: "Pay money from an internal account out to an external account; the sandbox outcome follows the external account's suffix",
+    body: TransferOutBody,
+    run: (r) => transferOut(r.platform, r.body)
   })
 ]

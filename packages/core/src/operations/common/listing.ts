@@ -23,6 +23,8 @@ export const listPage = <A, Q extends { readonly limit?: number; readonly cursor
   readonly query: unknown
   readonly where: (q: Q) => ReadonlyArray<Condition | undefined>
   readonly view: (a: A) => V
+  /** Newest first (`sortOrder=desc`). */
+  readonly descending?: (q: Q) => boolean
 }) =>
   Effect.gen(function* () {
     const q = yield* decodeInput(args.querySchema)(args.query)
@@ -31,6 +33,7 @@ export const listPage = <A, Q extends { readonly limit?: number; readonly cursor
     const page = yield* store.list(args.collection, args.scope, {
       where: args.where(q).filter((c) => c !== undefined),
       limit: q.limit ?? DEFAULT_LIMIT,
+      ...(args.descending?.(q) === true ? { descending: true } : {}),
       ...(afterSeq === undefined ? {} : { afterSeq })
     })
     return toListResponse(page, args.view)

@@ -66,11 +66,13 @@ export const runSteps = (scope: string, start: TransactionRecord, steps: Readonl
  * Store transaction: the steps due now are applied at once (webhooks and ledger included), the
  * next later one is scheduled. `first` is the transaction as its creation answers it (after the
  * plan's first step, DECISIONS #181); `latest` is where it stands when the request ends.
+ * `startMs` is when the plan starts (default: now); pass the instant the record's `createdAt` says.
  */
-export const startTransaction = (scope: string, created: TransactionRecord, plan: OutcomePlan) =>
+export const startTransaction = (scope: string, created: TransactionRecord, plan: OutcomePlan, startMs?: number) =>
   Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
-    return yield* runSteps(scope, { ...created, outcome: plan.name }, plan.steps, now)
+    // The plan's clock starts when the transaction was created, not a moment later.
+    const start = startMs ?? (yield* Clock.currentTimeMillis)
+    return yield* runSteps(scope, { ...created, outcome: plan.name }, plan.steps, start)
   })
 
 /** A new transaction id. */
