@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Engine, type PlatformRecord } from "@tessera/core"
+import { ledger } from "../../packages/core/src/operations/index.ts"
+import { everyStore } from "../support/stores.ts"
+import { usd } from "../external-accounts/support.ts"
+
+type Txn = { id: string; status: string; failureReason?: string }
+
+describe.each(everyStore("txn-embed"))("transfers and transactions through the embedding API (%s store)", (_kind, layer) => {
+  let engine: Engine
+  let platform: PlatformRecord
+  let internal: string
+  beforeAll(async () => {
+    engine = await Engine.make({ store: layer(), clock: "virtual" })
+    platform = await engine.platform({ clientId: "embed", clientSecret: "embed-secret-0123456789" })
+    const api = engine.as(platform)
+    internal = ((await api.platform.listInternalAccounts()) as { data: Array<{ id: string }> }).data[0]!.id
+    await api.sandbox.fundInternalAccount(internal, { amount: 100_000 })
+  })
+  afterAll(() => engine.dispose())
+
+  const external = async (accountNumber: string) =>
+    ((await engine.as(platform).platform.createExternalAccount(usd(accountNumber) as never)).body as { id: string }).id
+
+  it("a 005 payout holds, then releases on the clock; a paid one settles to the world: the journal conserves the money", async () => {
+    const api = engine.as(platform)
+    const failing = (await api.transactions.transferOut({ source: { accountId: internal }, destination: { accountId: await external("555000005") }, amount: 1_000 })) as Txn
+    const paid = (await api.transactions.transferOut({ source: { accountId: internal }, destination: { accountId: await external("555000123") }, amount: 2_000 })) as Txn
+    expect([failing.status, paid.status]).toEqual(["PENDING", "PENDING"])
+    await api.sandbox.advanceClock({ seconds: 30 })
+    expect(await api.transactions.get(failing.id)).toMatchObject({ status: "FAILED", failureReason: "PAYOUT_RETURNED" })
+    expect(await api.transactions.get(paid.id)).toMatchObject({ status: "COMPLETED" })
+    expect((await engine.run(ledger.movementsOf(platform.id, failing.id))).map((m) => m.kind)).toEqual(["HOLD", "RELEASE"])
+    expect((await engine.run(ledger.movementsOf(platform.id, paid.id))).map((m) => m.kind)).toEqual(["HOLD", "SETTLE"])
+    expect(await engine.run(ledger.balanceOf(platform.id, internal))).toMatchObject({ available: 98_000, held: 0, pending: 0, total: 98_000 })
+    expect(await engine.run(ledger.balanceOf(platform.id, "world:external:USD"))).toMatchObject({ available: 2_000 })
+    const listed = await api.transactions.list({ sortOrder: "asc" })
+    expect(listed.data.map((t) => t.id)).toEqual([failing.id, paid.id])
+    await expect(api.transactions.get("Transaction:00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({ _tag: "TRANSACTION_NOT_FOUND", status: 404 })
+  })
+})
