@@ -19,7 +19,7 @@ import { loadCustomer } from "../customers/customers.ts"
 import { startExecution } from "./execute.ts"
 import { equivalent, priceQuote, quoteRate } from "./rates.ts"
 import { accountIdProblems, currencyOfAccount, resolveAccount, type ResolvedAccount } from "./resolve.ts"
-import { resolveUmaDestination } from "./uma-destination.ts"
+import { resolveUmaDestination } from "./resolve.ts"
 import type { SandboxUmaOutcome } from "../../sandbox/uma-receivers.ts"
 
 const decode = decodeInput(QuoteRequest)
