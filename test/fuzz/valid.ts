@@ -188,6 +188,22 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   "tessera.advanceClock": (x) => ({ params: {}, body: { seconds: x.r.pick([1, 5, 31, 60, 400, 3600]) } }),
   "tessera.resetSandbox": () => ({ params: {} }),
   "tessera.exportSandboxState": () => ({ params: {} }),
+  sandboxFundInternalAccount: (x) => ({ params: { accountId: account(x) }, body: { amount: x.r.pick([1, 100, 100_000, 100_000_000_000]) } }),
+  getExchangeRates: (x) => ({
+    params: {},
+    query: [x.r.chance(0.5) ? `sourceCurrency=${x.r.pick(["USD", "USDB", "EUR", "BTC"])}` : "", ...["EUR", "MXN", "INR"].filter(() => x.r.chance(0.3)).map((c) => `destinationCurrency=${c}`), x.r.chance(0.3) ? `sendingAmount=${x.r.int(1e9)}` : ""]
+      .filter((q) => q !== "")
+      .join("&")
+  }),
+  lookupUma: (x) => ({
+    params: { receiverUmaAddress: x.r.pick(["$success.usd", "$success.eur", "$success.mxn", "$pending.long.usd", "$fail.compliance.usd", "$nobody"]) + "@sandbox.uma.money" },
+    query: x.r.chance(0.3) ? `customerId=${encodeURIComponent(customer(x))}` : ""
+  }),
+  lookupExternalAccount: (x) => ({ params: { accountId: external(x) } }),
+  estimateCryptoWithdrawalFee: (x) => ({
+    params: {},
+    body: { internalAccountId: account(x), currency: x.r.pick(["USDB", "USDC", "USD"]), cryptoNetwork: "SOLANA", amount: 1 + x.r.int(1e9), destinationAddress: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU" }
+  }),
   createVerification: (x) => ({ params: {}, body: { customerId: customer(x) } }),
   listVerifications: (x) =>
     ({ params: {}, query: listQuery(x, [`customerId=${encodeURIComponent(customer(x))}`, "verificationStatus=RESOLVE_ERRORS"]) }),
