@@ -5,8 +5,8 @@ import { isReply, makeEngine, Store, Transactions } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 
 /**
- * Money is conserved over any sequence of funding, quotes (executed or left to expire), pulls and
- * clock advances, on the in-memory engine: once enough time has passed every transaction has
+ * Money is conserved over any sequence of funding, quotes (executed or left to expire), pulls,
+ * real-time funded quotes (paid or not) and clock advances, on the in-memory engine: once enough time has passed every transaction has
  * settled, nothing stays held or pending, no balance ever went below zero, and the platform
  * account holds exactly what was funded, less what left for good, plus what was pulled in.
  */
@@ -14,6 +14,7 @@ type Step =
   | { readonly _tag: "Fund"; readonly amount: number }
   | { readonly _tag: "Send"; readonly suffix: string; readonly amount: number; readonly execute: boolean }
   | { readonly _tag: "Pull"; readonly suffix: string; readonly amount: number }
+  | { readonly _tag: "Realtime"; readonly amount: number; readonly pay: boolean }
   | { readonly _tag: "Advance"; readonly seconds: number }
 
 const suffix = fc.constantFrom("002", "003", "004", "005", "006", "007", "010")
@@ -21,6 +22,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ _tag: fc.constant("Fund" as const), amount: fc.integer({ min: 1, max: 100_000 }) }),
   fc.record({ _tag: fc.constant("Send" as const), suffix, amount: fc.integer({ min: 1, max: 60_000 }), execute: fc.oneof(fc.constant(true), fc.boolean()) }),
   fc.record({ _tag: fc.constant("Pull" as const), suffix, amount: fc.integer({ min: 1, max: 60_000 }) }),
+  fc.record({ _tag: fc.constant("Realtime" as const), amount: fc.integer({ min: 1, max: 60_000 }), pay: fc.oneof(fc.constant(true), fc.boolean()) }),
   fc.record({ _tag: fc.constant("Advance" as const), seconds: fc.integer({ min: 1, max: 400 }) })
 )
 
@@ -57,7 +59,16 @@ describe("money over random sequences (in-memory engine, virtual clock)", () => 
             await api.sandbox.fundInternalAccount(account, { amount: s.amount })
             funded += s.amount
           } else if (s._tag === "Advance") await api.sandbox.advanceClock({ seconds: s.seconds })
-          else {
+          else if (s._tag === "Realtime") {
+            // Funded in real time into the account: money from outside, once paid.
+            const q = body(await attempt(api.quotes.create({
+              source: { sourceType: "REALTIME_FUNDING", currency: "USD" },
+              destination: { destinationType: "ACCOUNT", accountId: account },
+              lockedCurrencySide: "SENDING",
+              lockedCurrencyAmount: s.amount
+            })))
+            if (q !== undefined && s.pay) await attempt(api.sandbox.send({ quoteId: q.id, currencyCode: "USD" }))
+          } else {
             const [from, to] = s._tag === "Send" ? [account, await bank(s.suffix)] : [await bank(s.suffix), account]
             const q = body(await attempt(api.quotes.create({
               source: { sourceType: "ACCOUNT", accountId: from },
