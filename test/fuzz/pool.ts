@@ -1,6 +1,6 @@
 /** Ids the fuzzer has seen in answers, by their prefix, so later requests address real resources. */
-export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Quote" | "Lookup"
-const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Quote", "Lookup"]
+export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Transaction" | "Quote" | "Lookup"
+const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Transaction", "Quote", "Lookup"]
 const idPattern = /^([A-Za-z]+):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** A signed retry's first leg, kept so a later request can send a second leg for it. */
@@ -31,6 +31,12 @@ export class Pool {
     return list[n % list.length]!
   }
 
+  /** The newest remembered id of a kind (the likeliest still to exist), or a well-formed id that names nothing. */
+  latest(kind: IdKind): string {
+    const list = this.ids.get(kind)
+    return list === undefined || list.length === 0 ? this.id(kind, 0) : list[list.length - 1]!
+  }
+
   /** Remembers every id in an answer (the newest KEEP of each kind). */
   harvest(value: unknown, depth = 0): void {
     if (depth > 8) return
@@ -52,6 +58,8 @@ export class Pool {
 
   /** What an answer teaches: its ids, an OTP target, a state document. */
   learn(operationId: string | undefined, body: unknown, text: string): void {
+    // A reset emptied the platform: the ids seen before name nothing now.
+    if (operationId === "tessera.resetSandbox") this.ids.clear()
     this.harvest(body)
     if (body === null || typeof body !== "object") return
     const b = body as Record<string, unknown>

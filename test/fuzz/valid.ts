@@ -33,6 +33,9 @@ const external = (x: Ctx) => x.pool.id("ExternalAccount", n(x))
 const credential = (x: Ctx) => x.pool.id("AuthMethod", n(x))
 const session = (x: Ctx) => x.pool.id("Session", n(x))
 const documentId = (x: Ctx) => x.pool.id("Document", n(x))
+const transaction = (x: Ctx) => x.pool.id("Transaction", n(x))
+// Within, at and past the balances the fuzzer funds, and the transfer limit.
+const amount = (x: Ctx) => x.r.pick([1, 700, 12_550, 1_000_000, 10_000_001])
 const key = (x: Ctx) => x.r.pick(x.keys)
 const email = (x: Ctx) => `f${x.r.int(1e9)}@example.com`
 const digits = (x: Ctx, length: number) => Array.from({ length }, () => x.r.int(10)).join("")
@@ -136,7 +139,8 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   uploadDocument: (x) => ({ params: {}, multipart: documentParts(x, x.r.chance(0.9) ? customer(x) : x.pool.id("BeneficialOwner", n(x))) }),
   listDocuments: (x) => ({ params: {}, query: listQuery(x, [`documentHolder=${encodeURIComponent(customer(x))}`]) }),
   getDocument: (x) => ({ params: { documentId: documentId(x) } }),
-  replaceDocument: (x) => ({ params: { documentId: documentId(x) }, multipart: documentParts(x, x.r.chance(0.1) ? customer(x) : undefined) }),
+  // The newest upload: with every route drawn alike, an older document has often been deleted by then.
+  replaceDocument: (x) => ({ params: { documentId: x.pool.latest("Document") }, multipart: documentParts(x, x.r.chance(0.1) ? customer(x) : undefined) }),
   deleteDocument: (x) => ({ params: { documentId: documentId(x) } }),
   getCustomerById: (x) => ({ params: { customerId: customer(x) } }),
   sendCustomerEmailVerification: (x) => ({ params: { customerId: customer(x) } }),
@@ -218,6 +222,19 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   getBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) } }),
   updateBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) }, body: { personalInfo: { lastName: `Owner ${suffix(x)}` } } }),
   "tessera.importSandboxState": (x) => ({ params: {}, body: x.pool.stateDocument ?? { format: "tessera-state", version: 1, collections: {} } }),
+  // Money movement (issue 12): transfers and transactions.
+  createTransferIn: (x) => ({ params: {}, body: { source: { accountId: external(x) }, destination: { accountId: account(x) }, amount: amount(x) } }),
+  createTransferOut: (x) => ({
+    params: {},
+    body: { source: { accountId: account(x) }, destination: { accountId: external(x) }, amount: amount(x), ...(x.r.chance(0.3) ? { remittanceInformation: "fuzz" } : {}) }
+  }),
+  listTransactions: (x) =>
+    ({ params: {}, query: listQuery(x, ["sortOrder=asc", "type=OUTGOING", "status=FAILED", `customerId=${encodeURIComponent(customer(x))}`, `accountIdentifier=${encodeURIComponent(account(x))}`]) }),
+  getTransactionById: (x) => ({ params: { transactionId: transaction(x) } }),
+  confirmReceiptDelivery: (x) => ({ params: { transactionId: transaction(x) }, ...(x.r.chance(0.5) ? { body: { receiptDeliveryConfirmedAt: "2026-02-01T10:00:00Z" } } : {}) }),
+  approvePendingPayment: (x) => ({ params: { transactionId: transaction(x) } }),
+  rejectPendingPayment: (x) => ({ params: { transactionId: transaction(x) }, body: { reason: "fuzz" } }),
+  cancelTransaction: (x) => ({ params: { transactionId: transaction(x) } }),
   // Quotes (issue 12): every source and destination kind, executes with and without a key, sandbox payments.
   createQuote: (x) => ({
     params: {},
