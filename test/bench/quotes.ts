@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { type Engine, isReply, makeEngine, type PlatformRecord, Quotes, Store, Transactions } from "@tessera/core"
+import { type Engine, endpointPrograms, isReply, makeEngine, type PlatformRecord, Quotes, Store, Transactions } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { serve } from "@tessera/adapter-http"
@@ -37,14 +37,15 @@ const quoteBody = (source: string, dest: string) => ({
 
 const perSec = (n: number, ms: number) => Math.round(n / (ms / 1000))
 
-/** Quote + execute to settlement (suffix "other" settles in the request), through the embedding API. */
+/** Quote + execute to settlement (suffix "other" settles in the request), through the endpoints' programs. */
 const inProcess = async (store: "memory" | "sqlite") => {
   const engine = makeEngine({ store: layerOf(store) })
   const { platform, source, dest } = await world(engine, `b-${store}`)
-  const api = engine.as(platform)
+  // The synchronous path, as the other in-process figures: the endpoints' programs on runSync.
+  const programs = endpointPrograms(platform)
   const once = async () => {
-    const q = (await api.quotes.create(quoteBody(source, dest))) as { body: { id: string } }
-    const x = (await api.quotes.execute(q.body.id)) as { body: { status: string } }
+    const q = engine.runSync(programs.quotes.create(quoteBody(source, dest))) as { body: { id: string } }
+    const x = engine.runSync(programs.quotes.execute(q.body.id)) as { body: { status: string } }
     if (x.body.status !== "COMPLETED") throw new Error(`not settled: ${x.body.status}`)
   }
   for (let i = 0; i < 100; i++) await once()
