@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Either } from "effect"
+import { MemoryStore } from "@tessera/adapter-memory"
 import { Engine, type EngineServices, InternalAccounts, LedgerMovements, Outbox, type PlatformRecord, Store } from "@tessera/core"
 import { ledger } from "../../packages/core/src/operations/index.ts"
 import { everyStore } from "../support/stores.ts"
@@ -85,5 +86,27 @@ describe.each(everyStore("ledger"))("the ledger API (%s store)", (_kind, layer) 
       const r = await attempt(ledger.credit(platform.id, { account: usd, amount, counterparty: "funding" }))
       expect(Either.isLeft(r) && r.left._tag, String(amount)).toBe("AMOUNT_OUT_OF_RANGE")
     }
+  })
+})
+
+describe("a cross-currency settlement", () => {
+  it("posts both legs in one movement, each currency summing to zero (the ledger index's example)", async () => {
+    const engine = await Engine.make({ store: MemoryStore.layer, clock: "virtual" })
+    const platform = await engine.platform({ clientId: "x", clientSecret: "x-secret-0123456789" })
+    const usd = ((await engine.as(platform).platform.listInternalAccounts()) as { data: Array<{ id: string }> }).data[0]!.id
+    await engine.as(platform).sandbox.fundInternalAccount(usd, { amount: 10_000 })
+    await engine.run(ledger.hold(platform.id, { account: usd, amount: 10_000, reference: "Transaction:x" }))
+    const w = ledger.worldAccount
+    const r = await engine.run(Effect.either(ledger.post(platform.id, { kind: "SETTLE", reference: "Transaction:x", entries: [
+      { account: usd, currency: "USD", bucket: "held", amount: -10_000 },
+      { account: w("fx", "USD"), currency: "USD", bucket: "available", amount: 9_990 },
+      { account: w("fees", "USD"), currency: "USD", bucket: "available", amount: 10 },
+      { account: w("fx", "MXN"), currency: "MXN", bucket: "available", amount: -172_000 },
+      { account: w("external", "MXN"), currency: "MXN", bucket: "available", amount: 172_000 }
+    ] })))
+    expect(Either.isRight(r)).toBe(true)
+    expect(await engine.run(ledger.balanceOf(platform.id, usd))).toMatchObject({ available: 0, held: 0, total: 0 })
+    expect(await engine.run(ledger.balanceOf(platform.id, w("external", "MXN")))).toMatchObject({ currency: "MXN", available: 172_000 })
+    await engine.dispose()
   })
 })
