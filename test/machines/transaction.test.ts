@@ -135,7 +135,8 @@ describe("transaction machine: properties over any sequence of events", () => {
           expect(books.available).toBeGreaterThanOrEqual(0)
           t = after
         }
-      })
+      }),
+      { numRuns: 2_000 }
     )
   })
 
