@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
+import { newWallet } from "../support/wallet.ts"
 import { advance, balances, execute, fund, platformUsdAccount, quote, transaction, V, webhooksAbout } from "./support.ts"
 
 const P = (s: string) => `OUTGOING_PAYMENT.${s}`
@@ -60,6 +61,31 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("quotes to UMA ad
     await advance(t, 6 * 60)
     expect((await transaction(t, q.body.transactionId)).status).toBe("COMPLETED")
     expect((await t.request("GET", `${V}/quotes/${q.body.id}`)).body.status).toBe("COMPLETED")
+  })
+
+  it("to another customer of the platform: the payee receives it as an incoming UMA payment; to oneself, SELF_PAYMENT", async () => {
+    const payee = await newWallet(t)
+    const address = (await t.request("GET", `${V}/customers/${payee.customerId}`)).body.umaAddress as string
+    const q = await umaQuote(address, await lookup(address))
+    expect(q.status, JSON.stringify(q.body)).toBe(201)
+    expect((await execute(t, q.body.id)).body.status).toBe("COMPLETED")
+    const incoming = (await t.request("GET", `${V}/transactions?customerId=${encodeURIComponent(payee.customerId)}`)).body.data
+    expect(incoming).toHaveLength(1)
+    expect(incoming[0]).toMatchObject({ type: "INCOMING", status: "PENDING", quoteId: q.body.id, destination: { accountId: payee.accountId } })
+    expect((await balances(t, payee.accountId)).total).toBeGreaterThan(0)
+    expect((await t.request("POST", `${V}/transactions/${incoming[0].id}/approve`)).status).toBe(200)
+    const credited = await balances(t, payee.accountId)
+    expect(credited.available).toBe(credited.total)
+    expect(credited.available).toBeGreaterThan(0)
+
+    const self = await quote(t, {
+      lookupId: await lookup(address),
+      source: { sourceType: "ACCOUNT", accountId: payee.accountId },
+      destination: { destinationType: "UMA_ADDRESS", umaAddress: address },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 5_000_000
+    })
+    expect([self.status, self.body.code]).toEqual([400, "SELF_PAYMENT"])
   })
 
   it("the lookup must be this receiver's, and the currency one it accepts", async () => {

@@ -45,6 +45,8 @@ export interface QuoteRecord {
   readonly outcomeSuffix?: string
   /** A sandbox UMA receiver's outcome (from the lookup), for a UMA destination. */
   readonly umaOutcome?: SandboxUmaOutcome
+  /** A UMA destination held by a customer of this platform: credited when the quote executes. */
+  readonly umaReceiverCustomerId?: string
   readonly executedAt?: string
 }
 

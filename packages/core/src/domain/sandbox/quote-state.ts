@@ -36,6 +36,7 @@ export const QuoteState = Schema.Struct({
   paymentInstructions: optional(Schema.Array(Schema.Struct({ accountOrWalletInfo: Schema.Struct({ accountType: Schema.String }) }))),
   outcomeSuffix: optional(Schema.String),
   umaOutcome: optional(Schema.Literal("SUCCESS", "PENDING_LONG", "FAIL_COMPLIANCE")),
+  umaReceiverCustomerId: optional(IdSchema("Customer")),
   executedAt: optional(DateTimeString)
 })
 

@@ -95,6 +95,7 @@ const buildQuote = (platform: PlatformRecord, body: unknown) =>
     let destination: ResolvedAccount | undefined
     let receivingCode: string
     let umaOutcome: SandboxUmaOutcome | undefined
+    let umaReceiverCustomerId: string | undefined
     if (req.destination.destinationType === "ACCOUNT") {
       if (req.source.sourceType === "ACCOUNT" && req.source.accountId === req.destination.accountId)
         return yield* new SelfPayment({ message: "The source and the destination are the same account", details: { accountId: req.destination.accountId } })
@@ -104,6 +105,7 @@ const buildQuote = (platform: PlatformRecord, body: unknown) =>
       const uma = yield* resolveUmaDestination(platform, req.lookupId!, req.destination, customerId)
       receivingCode = uma.currency
       umaOutcome = uma.outcome
+      umaReceiverCustomerId = uma.receiverCustomerId
     }
     if (source?.kind === "EXTERNAL" && destination?.kind !== "INTERNAL")
       return yield* invalidInput([{ field: "destination.accountId", message: "must be an internal account when the source is an external account (a pull)" }])
@@ -140,7 +142,8 @@ const buildQuote = (platform: PlatformRecord, body: unknown) =>
       ...(req.remittanceInformation === undefined ? {} : { remittanceInformation: req.remittanceInformation }),
       ...(req.purposeOfPayment === undefined ? {} : { purposeOfPayment: req.purposeOfPayment }),
       ...(outcomeSuffix === undefined ? {} : { outcomeSuffix }),
-      ...(umaOutcome === undefined ? {} : { umaOutcome })
+      ...(umaOutcome === undefined ? {} : { umaOutcome }),
+      ...(umaReceiverCustomerId === undefined ? {} : { umaReceiverCustomerId })
     }
     const store = yield* Store
     return yield* store.transaction(

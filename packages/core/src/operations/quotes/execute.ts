@@ -9,6 +9,8 @@ import { quoteMachine, type QuoteStatus, quoteStatusAt, quoteStatusForTransactio
 import { Store } from "../../ports/store.ts"
 import { startTransaction } from "../transactions/outcomes.ts"
 import { transactionOf } from "./transaction-of.ts"
+import { creditUmaPayment } from "./uma-credit.ts"
+import { umaIncomingOutcome } from "../../sandbox/uma-outcomes.ts"
 
 export const quoteNotFound = (id: string) => new QuoteNotFound({ message: `Quote ${id} not found`, details: { id } })
 
@@ -45,6 +47,25 @@ export const quoteViewNow = (platform: PlatformRecord, quote: QuoteRecord) =>
 export const getQuote = (platform: PlatformRecord, id: string) => Effect.flatMap(loadQuote(platform, id), (q) => quoteViewNow(platform, q))
 
 /**
+ * A UMA payment to another customer of the platform arrives on its side too (#194): an INCOMING
+ * payment of the receiving amount, from the sender's address (the platform's own when the
+ * platform sends), waiting for the platform's approval like any incoming UMA payment.
+ */
+const creditUmaPayee = (platform: PlatformRecord, quote: QuoteRecord, senderUma: string | undefined) =>
+  Effect.gen(function* () {
+    if (quote.umaReceiverCustomerId === undefined) return
+    const payee = yield* (yield* Store).get(Customers, platform.id, quote.umaReceiverCustomerId)
+    if (Option.isNone(payee) || payee.value.isDeleted) return
+    yield* creditUmaPayment(platform, payee.value, {
+      senderUmaAddress: senderUma ?? `$platform@${platform.umaDomain}`,
+      currency: quote.receivingCurrency.code,
+      amount: quote.totalReceivingAmount,
+      plan: umaIncomingOutcome("SUCCESS"),
+      quoteId: quote.id
+    })
+  })
+
+/**
  * Executes a quote in the caller's Store transaction: the machine's Execute (409 when expired or
  * already executed), then the transaction with its outcome plan, whose first steps move the
  * ledger at once (an internal source without the money available refuses the whole execution
@@ -58,6 +79,7 @@ export const startExecution = (platform: PlatformRecord, quote: QuoteRecord, now
     const customer = quote.customerId === undefined ? Option.none() : yield* store.get(Customers, platform.id, quote.customerId)
     const { created, plan } = transactionOf(platform, quote, Option.isSome(customer) ? customer.value.platformCustomerId : undefined, now)
     const { latest } = yield* startTransaction(platform.id, created, plan)
+    yield* creditUmaPayee(platform, quote, Option.isSome(customer) ? customer.value.umaAddress : undefined)
     const executed: QuoteRecord = { ...quote, status: stepped.right.state.status as QuoteStatus, executedAt: rfc3339(now) }
     yield* store.put(Quotes, platform.id, executed)
     const settled = quoteStatusForTransaction(latest.status)

@@ -61,7 +61,8 @@ const notSelf = (platform: PlatformRecord, umaAddress: string, customerId: strin
  * A UMA destination through the lookup its `lookupId` names (DECISIONS #178, #194): the lookup
  * must be of this platform and of this address (400 on `lookupId` otherwise: the reference
  * declares no 404 for `POST /quotes`), and the currency one the receiver accepts (default: its
- * first). Answers the receiving currency and, for a sandbox receiver, what paying it does.
+ * first). Answers the receiving currency, for a sandbox receiver what paying it does, and for a
+ * customer of this platform who it is (it is credited when the quote executes).
  */
 export const resolveUmaDestination = (
   platform: PlatformRecord,
@@ -85,5 +86,6 @@ export const resolveUmaDestination = (
         details: { currency, supportedCurrencies: lookup.supportedCurrencies }
       })
     const outcome: SandboxUmaOutcome | undefined = lookup.receiver.type === "SANDBOX_UMA" ? lookup.receiver.outcome : undefined
-    return { currency, ...(outcome === undefined ? {} : { outcome }) }
+    const receiverCustomerId = lookup.receiver.type === "CUSTOMER" ? lookup.receiver.customerId : undefined
+    return { currency, ...(outcome === undefined ? {} : { outcome }), ...(receiverCustomerId === undefined ? {} : { receiverCustomerId }) }
   })
