@@ -6,8 +6,8 @@ import { walletBench } from "./wallet.ts"
 import { ownershipBench } from "./ownership.ts"
 import { listPageBench } from "./list-page.ts"
 import { webauthnBench } from "./webauthn.ts"
-import { ledgerBench } from "./ledger.ts"
 import { dueOutcomesBench } from "./due-outcomes.ts"
+import { ledgerBench } from "./ledger.ts"
 import { quotesBench } from "./quotes.ts"
 
 const only = process.argv[2]
@@ -23,8 +23,8 @@ if (only === undefined || only === "wallet") out["wallet"] = await walletBench()
 if (only === undefined || only === "ownership") out["ownership"] = await ownershipBench()
 if (only === undefined || only === "list-page") out["listPage"] = await listPageBench()
 if (only === undefined || only === "webauthn") out["webauthn"] = await webauthnBench()
-if (only === undefined || only === "ledger") out["ledger"] = await ledgerBench()
 if (only === undefined || only === "due-outcomes") out["dueOutcomes"] = await dueOutcomesBench()
+if (only === undefined || only === "ledger") out["ledger"] = await ledgerBench()
 if (only === undefined || only === "quotes") out["quotes"] = await quotesBench()
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

@@ -222,7 +222,7 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   getBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) } }),
   updateBeneficialOwner: (x) => ({ params: { beneficialOwnerId: x.pool.id("BeneficialOwner", n(x)) }, body: { personalInfo: { lastName: `Owner ${suffix(x)}` } } }),
   "tessera.importSandboxState": (x) => ({ params: {}, body: x.pool.stateDocument ?? { format: "tessera-state", version: 1, collections: {} } }),
-  // Money movement (issue 12): transfers and transactions.
+  // Transfers and transactions (issue 12).
   createTransferIn: (x) => ({ params: {}, body: { source: { accountId: external(x) }, destination: { accountId: account(x) }, amount: amount(x) } }),
   createTransferOut: (x) => ({
     params: {},
