@@ -8,6 +8,7 @@ import { listPageBench } from "./list-page.ts"
 import { webauthnBench } from "./webauthn.ts"
 import { dueOutcomesBench } from "./due-outcomes.ts"
 import { ledgerBench } from "./ledger.ts"
+import { quotesBench } from "./quotes.ts"
 
 const only = process.argv[2]
 const out: Record<string, unknown> = {
@@ -24,5 +25,6 @@ if (only === undefined || only === "list-page") out["listPage"] = await listPage
 if (only === undefined || only === "webauthn") out["webauthn"] = await webauthnBench()
 if (only === undefined || only === "due-outcomes") out["dueOutcomes"] = await dueOutcomesBench()
 if (only === undefined || only === "ledger") out["ledger"] = await ledgerBench()
+if (only === undefined || only === "quotes") out["quotes"] = await quotesBench()
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

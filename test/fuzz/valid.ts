@@ -234,5 +234,27 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   confirmReceiptDelivery: (x) => ({ params: { transactionId: transaction(x) }, ...(x.r.chance(0.5) ? { body: { receiptDeliveryConfirmedAt: "2026-02-01T10:00:00Z" } } : {}) }),
   approvePendingPayment: (x) => ({ params: { transactionId: transaction(x) } }),
   rejectPendingPayment: (x) => ({ params: { transactionId: transaction(x) }, body: { reason: "fuzz" } }),
-  cancelTransaction: (x) => ({ params: { transactionId: transaction(x) } })
+  cancelTransaction: (x) => ({ params: { transactionId: transaction(x) } }),
+  // Quotes (issue 12): every source and destination kind, executes with and without a key, sandbox payments.
+  createQuote: (x) => ({
+    params: {},
+    body: {
+      source: x.r.chance(0.7) ? { sourceType: "ACCOUNT", accountId: x.r.chance(0.7) ? account(x) : external(x) } : { sourceType: "REALTIME_FUNDING", currency: x.r.pick(["USD", "EUR", "MXN"]) },
+      destination: x.r.chance(0.8)
+        ? { destinationType: "ACCOUNT", accountId: x.r.chance(0.8) ? external(x) : account(x) }
+        : { destinationType: "UMA_ADDRESS", umaAddress: x.r.pick(["$success.usd@sandbox.uma.money", "$fail.compliance.usd@sandbox.uma.money"]) },
+      ...(x.r.chance(0.2) ? { lookupId: x.pool.id("Lookup", n(x)) } : {}),
+      lockedCurrencySide: x.r.pick(["SENDING", "RECEIVING"]),
+      lockedCurrencyAmount: x.r.pick([1, 100, 5_000, 250_000, 20_000_000]),
+      ...(x.r.chance(0.2) ? { immediatelyExecute: true } : {})
+    },
+    ...(x.r.chance(0.3) ? { headers: { "idempotency-key": `fuzz-${x.r.int(20)}` } } : {})
+  }),
+  getQuoteById: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) } }),
+  executeQuote: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) }, ...(x.r.chance(0.3) ? { headers: { "idempotency-key": `fuzz-${x.r.int(20)}` } } : {}) }),
+  sandboxSend: (x) => ({ params: {}, body: { quoteId: x.pool.id("Quote", n(x)), currencyCode: x.r.pick(["USD", "EUR"]) } }),
+  sandboxReceive: (x) => ({
+    params: {},
+    body: { senderUmaAddress: x.r.pick(["$success.usd@sandbox.uma.money", "$pending.long.usd@sandbox.uma.money"]), customerId: customer(x), receivingCurrencyCode: "USD", receivingCurrencyAmount: x.r.pick([1, 1_000, 50_000]) }
+  })
 }

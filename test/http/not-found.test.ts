@@ -24,6 +24,7 @@ const ids = {
   Job: "Job:00000000-0000-4000-8000-000000000000",
   Document: "Document:00000000-0000-4000-8000-000000000000",
   Transaction: "Transaction:00000000-0000-4000-8000-000000000000",
+  Quote: "Quote:00000000-0000-4000-8000-000000000000",
   Uma: "$nobody@sandbox.uma.money"
 } as const
 type Resource = keyof typeof ids
@@ -100,11 +101,13 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "lookupUma", method: "GET", path: `/receiver/uma/${encodeURIComponent(ids.Uma)}`, resource: "Uma" },
   { operationId: "lookupExternalAccount", method: "GET", path: `/receiver/external-account/${ids.ExternalAccount}`, resource: "ExternalAccount" },
   { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
+  { operationId: "getQuoteById", method: "GET", path: `/quotes/${ids.Quote}`, resource: "Quote" },
+  { operationId: "executeQuote", method: "POST", path: `/quotes/${ids.Quote}/execute`, resource: "Quote" },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 
 /** Resources the reference's 404 enum has a code of their own for. */
-const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND", Job: "BULK_UPLOAD_JOB_NOT_FOUND", Transaction: "TRANSACTION_NOT_FOUND", Uma: "UMA_NOT_FOUND" }
+const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND", Job: "BULK_UPLOAD_JOB_NOT_FOUND", Transaction: "TRANSACTION_NOT_FOUND", Quote: "QUOTE_NOT_FOUND", Uma: "UMA_NOT_FOUND" }
 
 const referenceCodes = (referenceFacts.schemas["Error404"] as { properties: { code: { enum: Array<string> } } }).properties.code.enum
 

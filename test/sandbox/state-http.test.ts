@@ -66,7 +66,8 @@ describe.each(kinds)("sandbox state over HTTP (%s store)", (kind) => {
     expect(doc).toMatchObject({ format: "tessera.state", version: 1 })
     expect(Object.keys(doc.collections)).toEqual([
       "customers", "internalAccounts", "authMethods", "sessions", "signedRequests", "processingControls", "otpIssuances", "passkeyChallenges", "externalAccounts",
-      "documents", "documentFiles", "beneficialOwners", "verifications", "kycLinks", "bulkImportJobs", "transactions", "ledgerBalances", "ledgerMovements", "receiverLookups"
+      "documents", "documentFiles", "beneficialOwners", "verifications", "kycLinks", "bulkImportJobs", "transactions", "ledgerBalances", "ledgerMovements",
+      "receiverLookups", "quotes", "idempotencyKeys"
     ])
 
     const b = await start("virtual")

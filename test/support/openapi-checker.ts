@@ -47,7 +47,8 @@ export const checkResponse = (operationId: string | undefined, status: number, b
   }
   if (operationId === undefined || operationId.startsWith(deviations.ownOperationPrefix))
     return { ok: problems.length === 0, problems }
-  if (status === 200 && deviations.processingOperations.has(operationId) && (body as { status?: unknown })?.status === "PROCESSING") {
+  // A resource whose own status is PROCESSING (an executed quote) has an id; the hold body has none.
+  if (status === 200 && deviations.processingOperations.has(operationId) && (body as { status?: unknown })?.status === "PROCESSING" && (body as { id?: unknown }).id === undefined) {
     const b = body as Record<string, unknown>
     if (Object.keys(b).some((k) => k !== "status" && k !== "message") || (b["message"] !== undefined && typeof b["message"] !== "string"))
       problems.push(`${operationId} 200 PROCESSING must be {status, message?}`)

@@ -185,7 +185,8 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       const run = (body: unknown) => {
         // Header names are the transport's: the core gets the signature headers' values as data.
         const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE
-        return Effect.map(invoke(route.endpoint, platform, { params, query, body, headers }), (value) => ({
+        const idempotencyKey = route.endpoint.idempotent === true ? req.header("idempotency-key") : undefined
+        return Effect.map(invoke(route.endpoint, platform, { params, query, body, headers, idempotencyKey }), (value) => ({
           value,
           platformId: platform.id
         }))

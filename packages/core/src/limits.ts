@@ -167,3 +167,9 @@ export const EXCHANGE_RATE_LIFETIME_MS = 5 * 60_000
  * send at most this much too (DECISIONS #187).
  */
 export const TRANSFER_MAX_USD_CENTS = 10_000_000
+
+/**
+ * A quote can be executed for this long after it was created (reference: 1–5 minutes on instant
+ * rails); after it, it is EXPIRED and executing it is 409.
+ */
+export const QUOTE_LIFETIME_MS = 5 * 60_000

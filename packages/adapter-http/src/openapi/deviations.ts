@@ -26,9 +26,10 @@ export interface Deviations {
    */
   readonly processingOperations: ReadonlySet<string>
   /**
-   * Error statuses an operation answers that the reference leaves out of its responses, with the
+   * Statuses an operation answers that the reference leaves out of its responses, with the
    * reference's schema for them: a bulk CSV that is not CSV cannot be accepted with a 202, and
-   * the reference declares no 400 for the upload (#159).
+   * the reference declares no 400 for the upload (#159); executing a quote from an embedded
+   * wallet is a signed retry, whose first answer is the 202 challenge (#196).
    */
   readonly addedErrorResponses: Readonly<Record<string, Readonly<Record<string, string>>>>
   /** Headers the spec renames, reference name → Tessera's: the reference's name is accepted as an alias (DECISIONS #2). */
@@ -60,8 +61,10 @@ export const deviations: Deviations = {
     "refreshAuthSession",
     "exportInternalAccount",
     "updateInternalAccount",
-    "updateCustomerById"
+    "updateCustomerById",
+    "executeQuote"
   ]),
-  addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" } },
+  // executeQuote: the spec makes it a signed retry, whose first call is the 202 challenge (#196).
+  addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" }, executeQuote: { "202": "SignedRequestChallenge" } },
   headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
 }

@@ -12,6 +12,8 @@ import type { KycLinkRecord, VerificationRecord } from "./verifications/verifica
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
 import type { TransactionRecord } from "./transactions/transaction.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
+import type { QuoteRecord } from "./quotes/quote.ts"
+import type { IdempotencyRecord } from "./idempotency.ts"
 import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
@@ -131,3 +133,9 @@ export const LedgerMovements = collection<LedgerMovementRecord>()("ledgerMovemen
 
 /** Receiver lookups by their `Lookup:<uuid>` id, the `lookupId` a quote names. */
 export const ReceiverLookups = collection<ReceiverLookupRecord>()("receiverLookups", (l) => l.id)
+
+/** Quotes (`POST /quotes`), read back by id; there is no list of quotes in the reference. */
+export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)
+
+/** The first answer to each `Idempotency-Key` of a platform, replayed for the same request. */
+export const IdempotencyKeys = collection<IdempotencyRecord>()("idempotencyKeys", (k) => k.id)

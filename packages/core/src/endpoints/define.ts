@@ -5,7 +5,7 @@ import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../signed-retry/target.ts"
 
 /** The resource groups, named as in `domain/` and `operations/`. */
-export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents", "exchange-rates", "receivers", "crypto", "transactions"] as const
+export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents", "exchange-rates", "receivers", "crypto", "transactions", "quotes"] as const
 export type EndpointGroup = (typeof endpointGroups)[number]
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT"
@@ -54,6 +54,8 @@ export type EndpointRequest<P extends string, S extends boolean> = {
   readonly params: { readonly [K in PathParamNames<P>[number]]: string }
   readonly query: unknown
   readonly body: unknown
+  /** The `Idempotency-Key` header's value, handed over only to an endpoint that declares `idempotent`. */
+  readonly idempotencyKey?: string | undefined
 } & (S extends true ? { readonly headers: SignedHeaders; readonly target: SignedTarget } : unknown)
 
 /**
@@ -69,7 +71,8 @@ export interface Endpoint<
   B extends Schema.Schema.Any | undefined = Schema.Schema.Any | undefined,
   O extends boolean = boolean,
   S extends boolean = boolean,
-  A = unknown
+  A = unknown,
+  I extends boolean = boolean
 > {
   readonly group: G
   /** The embedding method: `engine.as(platform)[group in camelCase][name]`. */
@@ -101,6 +104,8 @@ export interface Endpoint<
    * program still checks it), up to `maxBytes` in all.
    */
   readonly multipart?: { readonly maxBytes: number }
+  /** Honours `Idempotency-Key`: the program gets its value (an embedder passes it last, as `{ idempotencyKey }`). */
+  readonly idempotent?: I
   readonly run: (request: EndpointRequest<P, S>) => Effect.Effect<A, unknown, EngineServices>
 }
 
@@ -119,10 +124,11 @@ export const endpoint = <
   Q extends Schema.Schema.Any | undefined = undefined,
   B extends Schema.Schema.Any | undefined = undefined,
   O extends boolean = false,
-  S extends boolean = false
+  S extends boolean = false,
+  I extends boolean = false
 >(
-  e: Endpoint<G, N, P, Q, B, O, S, A>
-): Endpoint<G, N, P, Q, B, O, S, A> => e
+  e: Endpoint<G, N, P, Q, B, O, S, A, I>
+): Endpoint<G, N, P, Q, B, O, S, A, I> => e
 
 /** The request parts a transport (or the embedding API) hands over. */
 export interface EndpointParts {
@@ -130,6 +136,7 @@ export interface EndpointParts {
   readonly query: unknown
   readonly body: unknown
   readonly headers: SignedHeaders
+  readonly idempotencyKey?: string | undefined
 }
 
 export const NO_SIGNATURE: SignedHeaders = { signature: undefined, requestId: undefined }
@@ -140,8 +147,8 @@ export const pathParamNames = (path: string): ReadonlyArray<string> => [...path.
 
 /** Runs an endpoint's program; a signed endpoint's target is its method and its path with the params filled in. */
 export const invoke = (e: AnyEndpoint, platform: PlatformRecord, parts: EndpointParts): Effect.Effect<unknown, unknown, EngineServices> =>
-  (e.run as (request: EndpointRequest<string, boolean> & Partial<EndpointRequest<string, true>>) => Effect.Effect<unknown, unknown, EngineServices>)(
-    e.signedRetry === true
+  (e.run as (request: EndpointRequest<string, boolean> & Partial<EndpointRequest<string, true>>) => Effect.Effect<unknown, unknown, EngineServices>)({
+    ...(e.signedRetry === true
       ? {
         platform,
         params: parts.params,
@@ -150,5 +157,6 @@ export const invoke = (e: AnyEndpoint, platform: PlatformRecord, parts: Endpoint
         headers: parts.headers,
         target: { method: e.method, path: e.path.replace(PARAM, (_, name: string) => parts.params[name] ?? "") }
       }
-      : { platform, params: parts.params, query: parts.query, body: parts.body }
-  )
+      : { platform, params: parts.params, query: parts.query, body: parts.body }),
+    ...(e.idempotent === true ? { idempotencyKey: parts.idempotencyKey } : {})
+  })

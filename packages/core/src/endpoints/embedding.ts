@@ -18,15 +18,17 @@ type BodyArg<E extends AnyEndpoint> =
   Declared<E["body"]> extends false ? [] : true extends E["optionalBody"] ? [body?: Encoded<E["body"]>] : [body: Encoded<E["body"]>]
 type QueryArg<E extends AnyEndpoint> = Declared<E["query"]> extends false ? [] : [query?: Encoded<E["query"]>]
 type SignatureArg<E extends AnyEndpoint> = true extends E["signedRetry"] ? [signature?: SignedHeaders] : []
+type IdempotencyArg<E extends AnyEndpoint> = true extends E["idempotent"] ? [options?: { readonly idempotencyKey?: string }] : []
 
 /**
  * An endpoint as a method: its path parameters in path order, then its body (the request
- * schema's encoded type), its query, and for a signed retry the signature headers' values. It
+ * schema's encoded type), its query, for a signed retry the signature headers' values, and for
+ * an endpoint that honours `Idempotency-Key` an options object carrying the key. It
  * resolves with the program's answer (a `Reply` where a signed retry decides the status) and
  * rejects with the tagged domain error.
  */
 export type EndpointMethod<E extends AnyEndpoint, K extends Kind = "promise"> = (
-  ...args: [...Strings<PathParamNames<E["path"]>>, ...BodyArg<E>, ...QueryArg<E>, ...SignatureArg<E>]
+  ...args: [...Strings<PathParamNames<E["path"]>>, ...BodyArg<E>, ...QueryArg<E>, ...SignatureArg<E>, ...IdempotencyArg<E>]
 ) => K extends "promise" ? Promise<Effect.Effect.Success<ReturnType<E["run"]>>> : ReturnType<E["run"]>
 
 /** Promises for embedders; Effects for programs that compose endpoints (property tests, benchmarks). */
@@ -49,7 +51,8 @@ const partsOf = (e: AnyEndpoint, names: ReadonlyArray<string>, args: ReadonlyArr
   const body = e.body !== undefined ? args[i++] : undefined
   const query = e.query !== undefined ? (args[i++] ?? {}) : {}
   const headers = e.signedRetry === true ? ((args[i++] as SignedHeaders | undefined) ?? NO_SIGNATURE) : NO_SIGNATURE
-  return { params, query, body, headers }
+  const idempotencyKey = e.idempotent === true ? (args[i++] as { readonly idempotencyKey?: string } | undefined)?.idempotencyKey : undefined
+  return { params, query, body, headers, idempotencyKey }
 }
 
 /** The API of one platform over a table of endpoints; `run` runs a program on the engine (or hands it back). */

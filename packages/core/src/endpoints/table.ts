@@ -5,8 +5,10 @@ import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
 import { internalAccountEndpoints } from "./internal-accounts.ts"
 import { platformEndpoints } from "./platform.ts"
+import { quoteEndpoints } from "./quotes.ts"
 import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
+import { sandboxPaymentEndpoints } from "./sandbox-payments.ts"
 import { verificationEndpoints } from "./verifications.ts"
 import { transactionEndpoints } from "./transactions.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
@@ -31,7 +33,9 @@ export const endpoints = [
   ...transactionEndpoints,
   ...exchangeRateEndpoints,
   ...receiverEndpoints,
-  ...cryptoEndpoints
+  ...cryptoEndpoints,
+  ...quoteEndpoints,
+  ...sandboxPaymentEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

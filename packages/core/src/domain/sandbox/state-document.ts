@@ -41,6 +41,7 @@ import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentSt
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { TransactionState } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
+import { quoteStateCollections } from "./quote-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
 
 /**
@@ -72,7 +73,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: BulkImportJobs, schema: BulkImportJobState },
   { collection: Transactions, schema: TransactionState },
   ...ledgerStateCollections,
-  { collection: ReceiverLookups, schema: ReceiverLookupState }
+  { collection: ReceiverLookups, schema: ReceiverLookupState },
+  ...quoteStateCollections
 ]
 
 export interface PlatformState {

@@ -95,6 +95,7 @@ export const signedInputs: Readonly<Record<string, Schema.Schema.Any>> = {
   refreshSession: Schema.Struct({ sessionId: Id, clientPublicKey: ClientPublicKey }),
   exportWallet: Schema.Struct({ accountId: Id, clientPublicKey: UncompressedPublicKey }),
   updateInternalAccount: Schema.Struct({ accountId: Id, privateEnabled: Schema.Boolean }),
+  executeQuote: Schema.Struct({ quoteId: Id }),
   createCredential: Schema.Struct(credentialFields),
   revokeCredential: Schema.Struct({ credentialId: Id }),
   otpLogin: Schema.Struct({ credentialId: Id, tek: ClientPublicKey }),
