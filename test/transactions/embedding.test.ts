@@ -24,8 +24,8 @@ describe.each(everyStore("txn-embed"))("transfers and transactions through the e
 
   it("a 005 payout holds, then releases on the clock; a paid one settles to the world: the journal conserves the money", async () => {
     const api = engine.as(platform)
-    const failing = (await api.transactions.transferOut({ source: { accountId: internal }, destination: { accountId: await external("555000005") }, amount: 1_000 })) as Txn
-    const paid = (await api.transactions.transferOut({ source: { accountId: internal }, destination: { accountId: await external("555000123") }, amount: 2_000 })) as Txn
+    const failing = (await api.transactions.transferOut({ source: { accountId: internal }, destination: { accountId: await external("555000005") }, amount: 1_000 })).body as Txn
+    const paid = (await api.transactions.transferOut({ source: { accountId: internal }, destination: { accountId: await external("555000123") }, amount: 2_000 })).body as Txn
     expect([failing.status, paid.status]).toEqual(["PENDING", "PENDING"])
     await api.sandbox.advanceClock({ seconds: 30 })
     expect(await api.transactions.get(failing.id)).toMatchObject({ status: "FAILED", failureReason: "PAYOUT_RETURNED" })

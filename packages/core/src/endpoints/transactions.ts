@@ -92,7 +92,8 @@ export const transactionEndpoints = [
     status: 201,
     summary: "Pull money from a customer's external account into an internal account; the sandbox outcome follows the external account's suffix",
     body: TransferInBody,
-    run: (r) => transferIn(r.platform, r.body)
+    idempotent: true,
+    run: (r) => transferIn(r.platform, r.body, r.idempotencyKey)
   }),
   endpoint({
     group: "transactions",
@@ -103,6 +104,7 @@ export const transactionEndpoints = [
     status: 201,
     summary: "Pay money from an internal account out to an external account; the sandbox outcome follows the external account's suffix",
     body: TransferOutBody,
-    run: (r) => transferOut(r.platform, r.body)
+    idempotent: true,
+    run: (r) => transferOut(r.platform, r.body, r.idempotencyKey)
   })
 ]

@@ -20,6 +20,8 @@ import { findExternalAccount } from "../external-accounts/external-accounts.ts"
 import { checkTravelRule } from "../external-accounts/travel-rule.ts"
 import { newTransactionId, startTransaction } from "./outcomes.ts"
 import { PaymentRail, PurposeOfPayment } from "../../domain/transactions/inputs.ts"
+import { reply } from "../../domain/reply.ts"
+import { idempotent, requestFingerprint } from "../common/idempotency.ts"
 
 const Amount = Schema.Number.pipe(Schema.int({ message: () => "must be an integer amount in the currency's smallest unit" }))
 
@@ -148,21 +150,38 @@ const transfer = (platform: PlatformRecord, direction: "in" | "out", internalId:
     return view
   })
 
-/** POST /transfer-in: pulls money from an external account into an internal account (201). */
-export const transferIn = (platform: PlatformRecord, body: unknown) =>
-  Effect.gen(function* () {
-    const input = yield* decodeInput(TransferInBody)(body)
-    return yield* transfer(platform, "in", input.destination.accountId, input.source.accountId, input.amount, {})
-  })
+/**
+ * POST /transfer-in: pulls money from an external account into an internal account (201). With an
+ * `Idempotency-Key`, the same request answers its first 201 again and creates nothing more
+ * (DECISIONS #188, the mechanism of #191; 400 on another request, the reference declares no 409).
+ */
+export const transferIn = (platform: PlatformRecord, body: unknown, idempotencyKey?: string) =>
+  idempotent(
+    platform,
+    idempotencyKey,
+    requestFingerprint("POST", "/transfer-in", body),
+    Effect.gen(function* () {
+      const input = yield* decodeInput(TransferInBody)(body)
+      return reply(201, yield* transfer(platform, "in", input.destination.accountId, input.source.accountId, input.amount, {}))
+    }),
+    400
+  )
 
-/** POST /transfer-out: pays money from an internal account out to an external account (201). */
-export const transferOut = (platform: PlatformRecord, body: unknown) =>
-  Effect.gen(function* () {
-    const input = yield* decodeInput(TransferOutBody)(body)
-    const rail = input.destination.paymentRail
-    return yield* transfer(platform, "out", input.source.accountId, input.destination.accountId, input.amount, {
-      ...(rail === undefined ? {} : { paymentRail: rail }),
-      ...(input.remittanceInformation === undefined ? {} : { reference: input.remittanceInformation }),
-      ...(input.purposeOfPayment === undefined ? {} : { purposeOfPayment: input.purposeOfPayment })
-    })
-  })
+/** POST /transfer-out: pays money from an internal account out to an external account (201); `Idempotency-Key` as transfer-in. */
+export const transferOut = (platform: PlatformRecord, body: unknown, idempotencyKey?: string) =>
+  idempotent(
+    platform,
+    idempotencyKey,
+    requestFingerprint("POST", "/transfer-out", body),
+    Effect.gen(function* () {
+      const input = yield* decodeInput(TransferOutBody)(body)
+      const rail = input.destination.paymentRail
+      const view = yield* transfer(platform, "out", input.source.accountId, input.destination.accountId, input.amount, {
+        ...(rail === undefined ? {} : { paymentRail: rail }),
+        ...(input.remittanceInformation === undefined ? {} : { reference: input.remittanceInformation }),
+        ...(input.purposeOfPayment === undefined ? {} : { purposeOfPayment: input.purposeOfPayment })
+      })
+      return reply(201, view)
+    }),
+    400
+  )
