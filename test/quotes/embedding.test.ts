@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Engine, type PlatformRecord } from "@tessera/core"
 import { ledger } from "../../packages/core/src/operations/index.ts"
 import { everyStore } from "../support/stores.ts"
-import { usd } from "../external-accounts/support.ts"
+import { type FundedEngine, fundedEngine } from "../support/funded-engine.ts"
 
 type Quote = { id: string; status: string; transactionId: string; totalSendingAmount: number }
 
@@ -10,17 +10,11 @@ describe.each(everyStore("quote-embed"))("quotes through the embedding API (%s s
   let engine: Engine
   let platform: PlatformRecord
   let internal: string
+  let external: FundedEngine["external"]
   beforeAll(async () => {
-    engine = await Engine.make({ store: layer(), clock: "virtual" })
-    platform = await engine.platform({ clientId: "quote-embed", clientSecret: "embed-secret-0123456789" })
-    const api = engine.as(platform)
-    internal = ((await api.platform.listInternalAccounts()) as { data: Array<{ id: string }> }).data[0]!.id
-    await api.sandbox.fundInternalAccount(internal, { amount: 100_000 })
+    ;({ engine, platform, internal, external } = await fundedEngine(layer(), "quote-embed", 100_000))
   })
   afterAll(() => engine.dispose())
-
-  const external = async (accountNumber: string) =>
-    ((await engine.as(platform).platform.createExternalAccount(usd(accountNumber) as never)).body as { id: string }).id
 
   it("create answers 201, execute takes the key last and replays it; the journal holds then settles once", async () => {
     const api = engine.as(platform)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Engine, type PlatformRecord } from "@tessera/core"
 import { ledger } from "../../packages/core/src/operations/index.ts"
 import { everyStore } from "../support/stores.ts"
-import { usd } from "../external-accounts/support.ts"
+import { type FundedEngine, fundedEngine } from "../support/funded-engine.ts"
 
 type Txn = { id: string; status: string; failureReason?: string }
 
@@ -10,17 +10,11 @@ describe.each(everyStore("txn-embed"))("transfers and transactions through the e
   let engine: Engine
   let platform: PlatformRecord
   let internal: string
+  let external: FundedEngine["external"]
   beforeAll(async () => {
-    engine = await Engine.make({ store: layer(), clock: "virtual" })
-    platform = await engine.platform({ clientId: "embed", clientSecret: "embed-secret-0123456789" })
-    const api = engine.as(platform)
-    internal = ((await api.platform.listInternalAccounts()) as { data: Array<{ id: string }> }).data[0]!.id
-    await api.sandbox.fundInternalAccount(internal, { amount: 100_000 })
+    ;({ engine, platform, internal, external } = await fundedEngine(layer(), "embed", 100_000))
   })
   afterAll(() => engine.dispose())
-
-  const external = async (accountNumber: string) =>
-    ((await engine.as(platform).platform.createExternalAccount(usd(accountNumber) as never)).body as { id: string }).id
 
   it("a 005 payout holds, then releases on the clock; a paid one settles to the world: the journal conserves the money", async () => {
     const api = engine.as(platform)
