@@ -7,6 +7,8 @@ export default defineConfig({
     exclude: ["test/outside/**", "**/node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: "forks"
+    pool: "forks",
+    // Empties the exercised-status records (test/support/coverage.ts) so `pnpm coverage` reads this run's.
+    globalSetup: ["test/support/coverage-setup.ts"]
   }
 })

@@ -7,6 +7,7 @@ import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { serve, type RunningServer } from "@tessera/adapter-http"
 import { checkResponse, operationFor } from "./openapi-checker.ts"
+import { recordStatus } from "./coverage-records.ts"
 
 export { operationFor }
 
@@ -66,7 +67,9 @@ export const startTestServer = async (
     const res = await fetch(origin + path, { method, headers, ...(body === undefined ? {} : { body: body as BodyInit }) })
     const text = await res.text()
     const parsed = text === "" ? undefined : JSON.parse(text)
-    const check = checkResponse(operationFor(method, path), res.status, parsed)
+    const operationId = operationFor(method, path)
+    recordStatus(operationId, res.status)
+    const check = checkResponse(operationId, res.status, parsed)
     expect(check.problems, `${method} ${path} → ${res.status} ${text.slice(0, 300)}`).toEqual([])
     expect(res.status, `${method} ${path} must never be a 500: ${text}`).toBeLessThan(500)
     return { status: res.status, headers: res.headers, body: parsed }
