@@ -62,7 +62,8 @@ const ascending = (xs: Iterable<number>): Array<number> => [...new Set(xs)].sort
 /** The served operationIds of the route table (each once). */
 export const servedOperationIds = (): ReadonlyArray<string> => [...new Set(routes.map((r) => r.operationId))]
 
-export const computeCoverage = (records: ReadonlyArray<StatusRecord> | undefined = readStatusRecords()): CoverageReport => {
+/** `records`: what a test run left (`readStatusRecords()`), or undefined when none did. No default: an explicit undefined must mean "absent". */
+export const computeCoverage = (records: ReadonlyArray<StatusRecord> | undefined): CoverageReport => {
   const reference = referenceFacts.operations
   const served = servedOperationIds()
   const tessera = served.filter((id) => id.startsWith("tessera.")).sort()
