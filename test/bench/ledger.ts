@@ -6,21 +6,12 @@ import { ledger } from "@tessera/core/operations"
 import { InternalAccounts, LedgerBalances, LedgerMovements, makeEngine, Store } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
+import { medianMs } from "./median.ts"
 
 const RUNS = 300
 const BATCH = 5_000
 
-const median = (f: () => unknown): number => {
-  for (let i = 0; i < 20; i++) f()
-  const times: Array<number> = []
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now()
-    f()
-    times.push(performance.now() - t)
-  }
-  times.sort((a, b) => a - b)
-  return Math.round(times[Math.floor(RUNS / 2)]! * 1000) / 1000
-}
+const median = (f: () => unknown): number => medianMs(f, RUNS)
 
 /**
  * The balance read (`ledger.balanceOf`) of an account with `movements` movements in the journal,

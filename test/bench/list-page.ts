@@ -7,23 +7,14 @@ import { createCustomer, listCustomers } from "@tessera/core/operations"
 import { makeEngine, Store } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
+import { medianMs } from "./median.ts"
 
 const tmp = () => mkdtempSync(join(tmpdir(), "tessera-bench-list-"))
 const body = (i: number) => ({ customerType: "INDIVIDUAL", fullName: `Person ${i}`, platformCustomerId: `pc-${i}` })
 const QUERY = { limit: "20" }
 const RUNS = 300
 
-const median = (f: () => unknown): number => {
-  for (let i = 0; i < 20; i++) f()
-  const times: Array<number> = []
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now()
-    f()
-    times.push(performance.now() - t)
-  }
-  times.sort((a, b) => a - b)
-  return Math.round(times[Math.floor(RUNS / 2)]! * 1000) / 1000
-}
+const median = (f: () => unknown): number => medianMs(f, RUNS)
 
 /** `GET /customers?limit=20` through the engine (decode, list, view), with `customers` customers. */
 const enginePage = async (store: "memory" | "sqlite", customers: number) => {
