@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { authenticate, type ClientCredentials, credentialsRefused, type PlatformRecord, type SignedHeaders, type Store, type RateLimited, type StoreError, type Unauthorized } from "@tessera/core"
+import { authenticatePrincipal, type ClientCredentials, credentialsRefused, type Principal, type SignedHeaders, type Store, type RateLimited, type StoreError, type Unauthorized } from "@tessera/core"
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
 
@@ -20,12 +20,12 @@ export const parseBasic = (header: string | undefined): Option.Option<ClientCred
   return colon <= 0 ? Option.none() : Option.some({ clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) })
 }
 
-/** The platform a request's `Authorization` header names, or 401 UNAUTHORIZED with the reason. */
-export const authenticateRequest = (authorization: string | undefined): Effect.Effect<PlatformRecord, Unauthorized | RateLimited | StoreError, Store> => {
+/** Who a request's `Authorization` header names (the platform, or one of its API tokens), or 401 UNAUTHORIZED with the reason. */
+export const authenticateRequest = (authorization: string | undefined): Effect.Effect<Principal, Unauthorized | RateLimited | StoreError, Store> => {
   const credentials = parseBasic(authorization)
   return Option.isNone(credentials)
     ? Effect.fail(credentialsRefused(authorization === undefined ? "MISSING_CREDENTIALS" : "MALFORMED_CREDENTIALS"))
-    : authenticate(credentials.value)
+    : authenticatePrincipal(credentials.value)
 }
 
 /** The signature headers of a signed retry; `Grid-Wallet-Signature` is the reference's alias (DECISIONS #2). */

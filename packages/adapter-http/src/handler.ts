@@ -3,6 +3,7 @@ import {
   type DomainError,
   type Engine,
   envelopeOf,
+  forbiddenFor,
   type ErrorEnvelope,
   internalErrorEnvelope,
   invoke,
@@ -181,7 +182,11 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
 
   // One chain per request (no generator): it runs on every call, so each step shows in the benchmarks.
   const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string | ReadonlyArray<string>>) =>
-    Effect.flatMap(authenticateRequest(req.header("authorization")), (platform) => {
+    Effect.flatMap(authenticateRequest(req.header("authorization")), (principal) => {
+      // An API token's permissions are checked before the body is read (DECISIONS #245).
+      const forbidden = forbiddenFor(principal, route.endpoint)
+      if (forbidden !== undefined) return Effect.fail(forbidden)
+      const platform = principal.platform
       const run = (body: unknown) => {
         // Header names are the transport's: the core gets the signature headers' values as data.
         const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE

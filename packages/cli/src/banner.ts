@@ -41,7 +41,7 @@ export const bannerText = (config: ServerConfig, server: RunningServer, secretFr
     ...(config.seedFile === undefined ? [] : [`  seeded from:   ${config.seedFile}`]),
     `  client id:     ${config.clientId}`,
     `  client secret: ${secretFromEnv ? "(from TESSERA_CLIENT_SECRET)" : config.clientSecret}`,
-    `  webhooks:      ${config.webhookUrl ?? "(none: set --webhook-url or TESSERA_WEBHOOK_URL)"}; signing key at ${url}/sandbox/webhooks/public-key`,
+    `  webhooks:      ${config.webhookUrl ?? "(none yet: PATCH /config webhookEndpoint, or --webhook-url / TESSERA_WEBHOOK_URL at start)"}; signing key at ${url}/sandbox/webhooks/public-key`,
     `  try:           ${example}`,
     `  ready in ${readyMs.toFixed(0)} ms`,
     ""

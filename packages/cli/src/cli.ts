@@ -1,7 +1,7 @@
 import { type Engine, makeEngine, type PlatformRecord } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
-import { type RunningServer, serve, startDueRunner, startWebhookWorker, type WebhookWorker } from "@tessera/adapter-http"
+import { type RunningServer, serve, startDueRunner, startWebhookWorker } from "@tessera/adapter-http"
 import { parseCommandLine } from "./args.ts"
 import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
@@ -10,8 +10,6 @@ import { databaseProblem, listenProblem } from "./startup-errors.ts"
 import { importSeed, readSeedFile } from "./seed-file.ts"
 import { serveUsage, topUsage } from "./usage.ts"
 import { packageVersion } from "./version.ts"
-
-const idleWorker: WebhookWorker = { tick: async () => ({ attempted: 0, delivered: 0 }), stop: async () => undefined }
 
 /** One JSON log line; `time` is the wall clock, whatever the engine's (possibly virtual) clock says. */
 const logLine = (fields: Record<string, unknown>) =>
@@ -69,12 +67,12 @@ export const startServer = async (config: ServerConfig) => {
       seeded()
     }
   }
-  // The only platform here is the sandbox one: without a URL there is nowhere to deliver, so no
-  // polling; the outbox keeps the events for a restart with TESSERA_WEBHOOK_URL set.
-  const webhooks = config.webhookUrl === undefined ? idleWorker : startWebhookWorker(engine)
+  // Always on (DECISIONS #241): a URL set at run time by PATCH /config is delivered to at the
+  // next tick. Idle, a tick is one indexed read of the platforms that have a URL, and finds none.
+  const webhooks = startWebhookWorker(engine)
   // Delayed sandbox outcomes (a 005 transfer failing after 30 s) on the engine's clock.
   const outcomes = startDueRunner(engine)
-  return { engine, server, webhooks, outcomes, readyMs: performance.now() - started }
+  return { engine, platform, server, webhooks, outcomes, readyMs: performance.now() - started }
 }
 
 const fail = (e: unknown) => {
@@ -102,7 +100,7 @@ export const main = async (argv: ReadonlyArray<string>) => {
 }
 
 const serveUntilSignalled = async (config: ServerConfig) => {
-  const { engine, server, webhooks, outcomes, readyMs } = await startServer(config)
+  const { engine, platform, server, webhooks, outcomes, readyMs } = await startServer(config)
   // Once serving, an escaped error ends the process as a startup one would: one line, exit 1.
   const crash = (e: unknown) => {
     fail(e)
@@ -110,7 +108,9 @@ const serveUntilSignalled = async (config: ServerConfig) => {
   }
   process.on("uncaughtException", crash)
   process.on("unhandledRejection", crash)
-  process.stdout.write(bannerText(config, server, process.env["TESSERA_CLIENT_SECRET"] !== undefined, readyMs))
+  // The URL in effect: the flag's, or the one a database kept from an earlier PATCH /config.
+  const shown = platform.webhookUrl === undefined ? config : { ...config, webhookUrl: platform.webhookUrl }
+  process.stdout.write(bannerText(shown, server, process.env["TESSERA_CLIENT_SECRET"] !== undefined, readyMs))
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

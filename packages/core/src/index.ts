@@ -22,7 +22,9 @@ export { decodeCursor, encodeCursor, type ListResponse } from "./domain/paginati
 
 // Domain: every stored collection, and the records and views of each resource group.
 export * from "./domain/collections.ts"
-export type { PlatformRecord } from "./domain/platform/platform.ts"
+export type { PlatformRecord, PlatformSettings } from "./domain/platform/platform.ts"
+export { type ApiTokenRecord, type Permission, permissions } from "./domain/platform/api-token.ts"
+export { type InvitationRecord, type InvitationStatus } from "./domain/invitations/invitation.ts"
 export {
   BusinessCreate,
   BusinessUpdate,
@@ -64,7 +66,7 @@ export * from "./sandbox/index.ts"
 export * from "./limits.ts"
 
 // What a transport needs besides the table: authentication, the health probe, webhook passes.
-export { authenticate, type ClientCredentials, credentialsRefused, type CredentialsRefusal, ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
+export { authenticate, authenticatePrincipal, type Principal, type ClientCredentials, credentialsRefused, type CredentialsRefusal, ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
 export { healthCheck } from "./operations/platform/health.ts"
 export { deliverAll, deliverDue, webhookPublicKey } from "./operations/webhooks/delivery.ts"
 export { runDueSteps } from "./operations/transactions/due-runner.ts"

@@ -173,3 +173,18 @@ export const TRANSFER_MAX_USD_CENTS = 10_000_000
  * rails); after it, it is EXPIRED and executing it is 409.
  */
 export const QUOTE_LIFETIME_MS = 5 * 60_000
+
+/** A webhook URL (`PATCH /config` `webhookEndpoint`, `--webhook-url`) is at most this long. */
+export const WEBHOOK_URL_MAX_LENGTH = 2048
+
+/**
+ * API tokens (`POST /tokens`, DECISIONS #244): the client id is this many random bytes in hex
+ * (the reference's 32 hex digits), the secret this many (256 bits, shown once).
+ */
+export const TOKEN_CLIENT_ID_BYTES = 16
+export const TOKEN_SECRET_BYTES = 32
+/** A platform holds at most this many API tokens at once. */
+export const MAX_TOKENS_PER_PLATFORM = 100
+
+/** An invitation code is this many random bytes in hex (DECISIONS #250). */
+export const INVITATION_CODE_BYTES = 8

@@ -16,7 +16,11 @@ export interface Deviations {
   readonly noRoute: { readonly code: string; readonly status: number }
   /** Statuses any operation may answer, because they come from the HTTP layer or from authentication. */
   readonly anyOperationStatuses: ReadonlySet<number>
-  /** Statuses authentication answers before any operation runs: 401, and 429 once wrong secrets are throttled (#128). */
+  /**
+   * Statuses answered before any operation runs: by authentication 401, and 429 once wrong
+   * secrets are throttled (#128); 403 FORBIDDEN when an API token lacks the permission the
+   * operation needs (#245), which the reference declares on a few operations only.
+   */
   readonly authenticationStatuses: ReadonlySet<number>
   /** Prefix of Tessera's own operations (sandbox controls), absent from the reference. */
   readonly ownOperationPrefix: string
@@ -48,9 +52,9 @@ const httpLayerCodes: ReadonlyMap<string, number> = new Map([
 export const deviations: Deviations = {
   httpLayerCodes,
   noRoute: { code: "NOT_FOUND", status: 404 },
-  // Authentication (401, 429) and the HTTP layer's own statuses can come from any operation.
-  anyOperationStatuses: new Set([401, 429, ...httpLayerCodes.values()]),
-  authenticationStatuses: new Set([401, 429]),
+  // Authentication (401, 429), a token's permissions (403) and the HTTP layer's own statuses can come from any operation.
+  anyOperationStatuses: new Set([401, 403, 429, ...httpLayerCodes.values()]),
+  authenticationStatuses: new Set([401, 403, 429]),
   ownOperationPrefix: "tessera.",
   processingOperations: new Set([
     "createAuthCredential",
@@ -65,6 +69,11 @@ export const deviations: Deviations = {
     "executeQuote"
   ]),
   // executeQuote: the spec makes it a signed retry, whose first call is the 202 challenge (#196).
-  addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" }, executeQuote: { "202": "SignedRequestChallenge" } },
+  // updatePlatformConfig: the reference declares only its 200, but a body can be invalid (#240).
+  addedErrorResponses: {
+    uploadCustomersCsv: { "400": "Error400" },
+    executeQuote: { "202": "SignedRequestChallenge" },
+    updatePlatformConfig: { "400": "Error400" }
+  },
   headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
 }

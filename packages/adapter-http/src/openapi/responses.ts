@@ -73,6 +73,8 @@ export const responsesFor = (route: Route, json: EffectJson): Record<string, unk
   // Authentication answers 401 before any operation runs, and 429 to a client id throttled after wrong secrets (#128).
   out["401"] ??= ref("Error401")
   out["429"] ??= ref("Error429")
+  // An API token without the operation's permission (#245).
+  out["403"] ??= ref("Error403")
   for (const [status, schema] of Object.entries(deviations.addedErrorResponses[id] ?? {})) out[status] ??= ref(schema)
   if (deviations.processingOperations.has(id)) {
     // Where the reference has no 200 (its success is 201 or 204), a 200 only ever means "not yet".

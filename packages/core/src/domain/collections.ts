@@ -15,6 +15,8 @@ import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
 import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
+import type { ApiTokenRecord } from "./platform/api-token.ts"
+import type { InvitationRecord } from "./invitations/invitation.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -139,3 +141,19 @@ export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)
 
 /** The first answer to each `Idempotency-Key` of a platform, replayed for the same request. */
 export const IdempotencyKeys = collection<IdempotencyRecord>()("idempotencyKeys", (k) => k.id)
+
+/**
+ * API tokens live in the server scope beside the platforms (DECISIONS #244): authentication finds
+ * one by its client id before it knows the platform. Credentials, not sandbox state: a reset or a
+ * state document neither removes nor carries them.
+ */
+export const ApiTokens = collection<ApiTokenRecord>()("apiTokens", (t) => t.id, {
+  clientId: { kind: "unique", keys: (t) => t.clientId },
+  platform: { kind: "plain", counted: true, keys: (t) => t.platformId },
+  name: { kind: "plain", keys: (t) => `${t.platformId} ${t.name}` },
+  createdAt: { kind: "ordered", keys: (t) => sortableTimestamp(t.createdAt) },
+  updatedAt: { kind: "ordered", keys: (t) => sortableTimestamp(t.updatedAt) }
+})
+
+/** UMA invitations of a platform, by code (DECISIONS #250). */
+export const Invitations = collection<InvitationRecord>()("invitations", (i) => i.id)

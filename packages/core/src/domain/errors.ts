@@ -66,6 +66,9 @@ export class WalletSignatureBodyMismatch extends Schema.TaggedError<WalletSignat
 export class WalletSignatureInvalid extends Schema.TaggedError<WalletSignatureInvalid>()("WALLET_SIGNATURE_INVALID", fields) { readonly status = 401 }
 export class RequestIdMissing extends Schema.TaggedError<RequestIdMissing>()("REQUEST_ID_MISSING", fields) { readonly status = 401 }
 
+// 403 (reference `Error403`): an API token without the permission the operation needs (DECISIONS #245)
+export class Forbidden extends Schema.TaggedError<Forbidden>()("FORBIDDEN", fields) { readonly status = 403 }
+
 // 404
 export class TransactionNotFound extends Schema.TaggedError<TransactionNotFound>()("TRANSACTION_NOT_FOUND", fields) { readonly status = 404 }
 export class InvitationNotFound extends Schema.TaggedError<InvitationNotFound>()("INVITATION_NOT_FOUND", fields) { readonly status = 404 }

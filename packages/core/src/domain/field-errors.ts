@@ -73,7 +73,8 @@ const collect = (
     case "Transformation":
       return collect(issue.issue, path, out)
     case "Refinement":
-      if (issue.kind === "From") return collect(issue.issue, path, out)
+      // A filter that names the field it is about (`{ path, message }`) reports it there.
+      if (issue.kind === "From" || issue.issue._tag === "Pointer") return collect(issue.issue, path, out)
       break
   }
   const field = path.map(String).join(".")

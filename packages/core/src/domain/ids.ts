@@ -24,7 +24,10 @@ export const idTypes = [
   // A ledger movement (the journal's lines; never answered by the reference's API).
   "LedgerMovement",
   // A receiver lookup (`GET /receiver/...`): the `lookupId` a quote names.
-  "Lookup"
+  "Lookup",
+  // An API token (`/tokens`), and the platform's configuration (`GET /config`, the platform's uuid).
+  "Token",
+  "PlatformConfig"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

@@ -1,4 +1,5 @@
-import type { Effect, Schema } from "effect"
+import { Effect, type Schema } from "effect"
+import { currentPlatform } from "../operations/platform/platforms.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
 import type { EngineServices } from "../engine.ts"
 import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
@@ -60,7 +61,11 @@ export const embeddingApi = <T extends AnyEndpoint, K extends Kind = "promise">(
   const api: Record<string, Record<string, (...args: ReadonlyArray<unknown>) => unknown>> = {}
   for (const e of table) {
     const names = pathParamNames(e.path)
-    ;(api[camelCase(e.group)] ??= {})[e.name] = (...args) => run(invoke(e, platform, partsOf(e, names, args)))
+    // The platform as stored at the call: a `PATCH /config` made since the record was obtained counts (#243).
+    ;(api[camelCase(e.group)] ??= {})[e.name] = (...args) => {
+      const parts = partsOf(e, names, args)
+      return run(Effect.flatMap(currentPlatform(platform), (current) => invoke(e, current, parts)))
+    }
   }
   return api as unknown as EmbeddingApi<T, K>
 }

@@ -13,6 +13,9 @@ import { verificationEndpoints } from "./verifications.ts"
 import { transactionEndpoints } from "./transactions.ts"
 import { walletAuthEndpoints } from "./wallet-auth.ts"
 import { webhookEndpoints } from "./webhooks.ts"
+import { configEndpoints } from "./config.ts"
+import { tokenEndpoints } from "./tokens.ts"
+import { invitationEndpoints } from "./invitations.ts"
 
 /**
  * Every endpoint of the API, each declared once. The HTTP adapter's route table, the served
@@ -35,7 +38,10 @@ export const endpoints = [
   ...receiverEndpoints,
   ...cryptoEndpoints,
   ...quoteEndpoints,
-  ...sandboxPaymentEndpoints
+  ...sandboxPaymentEndpoints,
+  ...configEndpoints,
+  ...tokenEndpoints,
+  ...invitationEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

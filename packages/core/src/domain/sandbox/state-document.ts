@@ -43,6 +43,7 @@ import { TransactionState } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 import { quoteStateCollections } from "./quote-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
+import { invitationStateCollections } from "./invitation-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -74,7 +75,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Transactions, schema: TransactionState },
   ...ledgerStateCollections,
   { collection: ReceiverLookups, schema: ReceiverLookupState },
-  ...quoteStateCollections
+  ...quoteStateCollections,
+  ...invitationStateCollections
 ]
 
 export interface PlatformState {

@@ -1,9 +1,10 @@
-import { Clock, Effect } from "effect"
-import { Platforms, InternalAccounts } from "../../domain/collections.ts"
+import { Clock, Effect, Option } from "effect"
+import { ApiTokens, Platforms, InternalAccounts } from "../../domain/collections.ts"
 import { RateLimited, Unauthorized } from "../../domain/errors.ts"
 import { makeId } from "../../domain/ids.ts"
 import { currencies, newInternalAccount } from "../../domain/internal-accounts/internal-account.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
+import type { Permission } from "../../domain/platform/api-token.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { constantTimeEqual, hashSecret, verifySecretHash } from "../../crypto/secrets.ts"
 import { hash } from "node:crypto"
@@ -79,34 +80,73 @@ export const provisionPlatformAccounts = (platformId: string, now: string) =>
   })
 
 /**
- * What authentication remembers per store, in process memory only: platforms by client id for
+ * Who a request's credentials name: the platform, with every permission when they are the
+ * platform's own client id and secret, or an API token's permissions (DECISIONS #244, #245).
+ */
+export interface Principal {
+  readonly platform: PlatformRecord
+  readonly permissions: ReadonlyArray<Permission> | "ALL"
+  /** The API token the request authenticated with, if it did with one. */
+  readonly tokenId?: string
+}
+
+/** A credential's holder as authentication sees it: what verifies the secret and whom it names. */
+interface Holder {
+  /** The platform's or the token's id: what a verified secret is remembered under. */
+  readonly key: string
+  readonly secretHash: string
+  readonly principal: Principal
+}
+
+/**
+ * What authentication remembers per store, in process memory only: holders by client id for
  * one second (every request authenticates, and the store lookup would otherwise cost more than
- * the rest of a GET; `ensurePlatform` clears the entry, and the short lifetime bounds staleness
- * when another process shares a SQLite file); the secret each platform was last verified with,
- * as a fast digest bound to the stored hash it matched (a changed secret invalidates it; the
- * digest is never written anywhere); and recent failures per client id.
+ * the rest of a GET; `ensurePlatform`, a configuration change and a token's deletion clear it,
+ * and the short lifetime bounds staleness when another process shares a SQLite file); the secret
+ * each holder was last verified with, as a fast digest bound to the stored hash it matched (a
+ * changed secret invalidates it; the digest is never written anywhere); and recent failures per
+ * client id.
  */
 interface AuthMemory {
-  readonly platforms: Map<string, { readonly platform: PlatformRecord | undefined; readonly at: number }>
+  readonly holders: Map<string, { readonly holder: Holder | undefined; readonly at: number }>
   readonly verified: Map<string, { readonly secretHash: string; readonly digest: Buffer }>
   readonly failures: Map<string, { count: number; readonly since: number }>
 }
 const authMemory = new WeakMap<object, AuthMemory>()
 const memoryOf = (store: object): AuthMemory => {
   let m = authMemory.get(store)
-  if (m === undefined) authMemory.set(store, (m = { platforms: new Map(), verified: new Map(), failures: new Map() }))
+  if (m === undefined) authMemory.set(store, (m = { holders: new Map(), verified: new Map(), failures: new Map() }))
   return m
 }
-const cacheOf = (store: object) => memoryOf(store).platforms
+const cacheOf = (store: object) => memoryOf(store).holders
 
-const findPlatform = (clientId: string) =>
+/** Forgets every cached holder of a store: a platform's configuration or its tokens changed. */
+export const forgetCachedCredentials = Effect.map(Store, (store) => cacheOf(store).clear())
+
+const platformHolder = (platform: PlatformRecord): Holder => ({ key: platform.id, secretHash: platform.secretHash, principal: { platform, permissions: "ALL" } })
+
+/** The platform by client id, else the API token by client id with its platform. */
+const lookUpHolder = (clientId: string) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const [platform] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId)
+    if (platform !== undefined) return platformHolder(platform)
+    const [token] = yield* store.findBy(ApiTokens, SERVER_SCOPE, "clientId", clientId)
+    if (token === undefined) return undefined
+    const owner = Option.getOrUndefined(yield* store.get(Platforms, SERVER_SCOPE, token.platformId))
+    if (owner === undefined) return undefined
+    const holder: Holder = { key: token.id, secretHash: token.secretHash, principal: { platform: owner, permissions: token.permissions, tokenId: token.id } }
+    return holder
+  })
+
+const findHolder = (clientId: string) =>
   Effect.flatMap(Store, (store) => {
     const cache = cacheOf(store)
     const hit = cache.get(clientId)
-    if (hit !== undefined && Date.now() - hit.at < PLATFORM_CACHE_MS) return Effect.succeed(hit.platform)
-    return Effect.map(store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId), ([platform]) => {
-      if (platform !== undefined) cache.set(clientId, { platform, at: Date.now() })
-      return platform
+    if (hit !== undefined && Date.now() - hit.at < PLATFORM_CACHE_MS) return Effect.succeed(hit.holder)
+    return Effect.map(lookUpHolder(clientId), (holder) => {
+      if (holder !== undefined) cache.set(clientId, { holder, at: Date.now() })
+      return holder
     })
   })
 
@@ -149,35 +189,46 @@ const recordFailure = (memory: AuthMemory, clientId: string, now: number) => {
 }
 
 /**
- * The platform these credentials name, or 401 UNAUTHORIZED (#128). The right secret takes the
- * fast path after its first verification (a SHA-256 compared in constant time, synchronous);
- * anything else is checked with scrypt off the event loop. After AUTH_FAILURE_LIMIT wrong
- * secrets for one client id within the window, further attempts that miss the fast path answer
- * 429 with Retry-After without hashing.
+ * Who these credentials name, or 401 UNAUTHORIZED (#128): the platform's own client id and
+ * secret, or an API token's (#244). The right secret takes the fast path after its first
+ * verification (a SHA-256 compared in constant time, synchronous); anything else is checked with
+ * scrypt off the event loop. After AUTH_FAILURE_LIMIT wrong secrets for one client id within the
+ * window, further attempts that miss the fast path answer 429 with Retry-After without hashing.
  */
-export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized | RateLimited | StoreError, Store> =>
+export const authenticatePrincipal = (credentials: ClientCredentials): Effect.Effect<Principal, Unauthorized | RateLimited | StoreError, Store> =>
   // Every request runs this first, so the fast path is a plain chain rather than a generator.
   Effect.flatMap(Store, (store) =>
-    Effect.flatMap(findPlatform(credentials.clientId), (platform): Effect.Effect<PlatformRecord, Unauthorized | RateLimited> => {
+    Effect.flatMap(findHolder(credentials.clientId), (holder): Effect.Effect<Principal, Unauthorized | RateLimited> => {
       const memory = memoryOf(store)
-      const known = platform === undefined ? undefined : memory.verified.get(platform.id)
-      if (platform !== undefined && known !== undefined && known.secretHash === platform.secretHash && constantTimeEqual(digestOf(credentials.clientSecret), known.digest))
-        return Effect.succeed(platform)
+      const known = holder === undefined ? undefined : memory.verified.get(holder.key)
+      if (holder !== undefined && known !== undefined && known.secretHash === holder.secretHash && constantTimeEqual(digestOf(credentials.clientSecret), known.digest))
+        return Effect.succeed(holder.principal)
       const now = Date.now()
       const refusal = throttled(memory, credentials.clientId, now)
       if (refusal !== undefined) return Effect.fail(refusal)
       // An unknown client id is checked against a dummy hash, so it takes as long as a wrong secret.
       return Effect.flatMap(
-        Effect.promise(() => verifySecretHash(credentials.clientSecret, platform?.secretHash ?? "")),
-        (ok): Effect.Effect<PlatformRecord, Unauthorized> => {
-          if (platform === undefined || !ok) {
+        Effect.promise(() => verifySecretHash(credentials.clientSecret, holder?.secretHash ?? "")),
+        (ok): Effect.Effect<Principal, Unauthorized> => {
+          if (holder === undefined || !ok) {
             recordFailure(memory, credentials.clientId, now)
             return Effect.fail(credentialsRefused("INVALID_CREDENTIALS"))
           }
           memory.failures.delete(credentials.clientId)
-          memory.verified.set(platform.id, { secretHash: platform.secretHash, digest: digestOf(credentials.clientSecret) })
-          return Effect.succeed(platform)
+          memory.verified.set(holder.key, { secretHash: holder.secretHash, digest: digestOf(credentials.clientSecret) })
+          return Effect.succeed(holder.principal)
         }
       )
     })
   )
+
+/** The platform these credentials name (see `authenticatePrincipal`). */
+export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized | RateLimited | StoreError, Store> =>
+  Effect.map(authenticatePrincipal(credentials), (p) => p.platform)
+
+/**
+ * The platform as stored now: an embedder may hold a record from before a `PATCH /config`
+ * (DECISIONS #243). A record the store does not know (built by hand) is used as given.
+ */
+export const currentPlatform = (platform: PlatformRecord) =>
+  Effect.map(Effect.flatMap(Store, (store) => store.get(Platforms, SERVER_SCOPE, platform.id)), (found) => Option.getOrElse(found, () => platform))

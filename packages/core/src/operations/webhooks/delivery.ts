@@ -15,6 +15,7 @@ import { WebhookTransport } from "../../ports/webhook-transport.ts"
 import { type AttemptOutcome, backoffMs, delivered, outboxDelivery } from "../../machines/outbox-delivery.ts"
 import { to, type Transition } from "../../machines/transition.ts"
 import { commitStep } from "../common/step.ts"
+import { currentPlatform } from "../platform/platforms.ts"
 import { WEBHOOK_CONCURRENCY, WEBHOOK_DUE_BATCH } from "../../limits.ts"
 
 /**
@@ -131,20 +132,28 @@ export const deliverDue = (platform: PlatformRecord) =>
     return yield* deliverHeads(heads.map((event) => [platform, url, event] as const))
   })
 
+/** Sends one TEST event to `url` and reports what came back: the event and the answer, or why none came (never retried). */
+export const deliverTestEvent = (url: string) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const event = { id: makeId("Webhook", yield* (yield* Ids).uuid), type: "TEST", timestamp: rfc3339(now), data: {} }
+    const outcome = yield* send(url, envelope(event))
+    return { event, outcome }
+  })
+
 /**
  * POST /sandbox/webhooks/test: a TEST event to the platform's URL, never retried. 200 with the
  * receiver's 2xx answer; 400 WEBHOOK_ENDPOINT_NOT_SET without a URL, WEBHOOK_DELIVERY_ERROR when
  * no answer came back or the receiver answered anything else (a failed delivery, as the reference
- * has it; its status is in `details.response_status`).
+ * has it; its status is in `details.response_status`). The URL is the stored one, so a URL set
+ * by `PATCH /config` counts at once, whatever record an embedder holds (#243).
  */
-export const sendTestWebhook = (platform: PlatformRecord) =>
+export const sendTestWebhook = (given: PlatformRecord) =>
   Effect.gen(function* () {
-    const url = platform.webhookUrl
+    const url = (yield* currentPlatform(given)).webhookUrl
     if (url === undefined)
-      return yield* new WebhookEndpointNotSet({ message: "No webhook URL is configured (TESSERA_WEBHOOK_URL)", details: {} })
-    const now = yield* Clock.currentTimeMillis
-    const event = { id: makeId("Webhook", yield* (yield* Ids).uuid), type: "TEST", timestamp: rfc3339(now), data: {} }
-    const outcome = yield* send(url, envelope(event))
+      return yield* new WebhookEndpointNotSet({ message: "No webhook URL is configured (PATCH /config webhookEndpoint, or TESSERA_WEBHOOK_URL)", details: {} })
+    const { outcome } = yield* deliverTestEvent(url)
     if (Either.isLeft(outcome))
       return yield* new WebhookDeliveryError({ message: "The webhook could not be delivered", details: { url, reason: outcome.left.reason } })
     const { status } = outcome.right

@@ -1,0 +1,42 @@
+import { Forbidden } from "../domain/errors.ts"
+import type { Permission } from "../domain/platform/api-token.ts"
+import type { Principal } from "../operations/platform/platforms.ts"
+import type { AnyEndpoint } from "./define.ts"
+
+/**
+ * Which permission of an API token each endpoint needs (DECISIONS #245). The reference: VIEW
+ * "can view all data", TRANSACT "can send payments" (creating or executing a quote without it is
+ * 403 FORBIDDEN), MANAGE "can manage platform config, api tokens and customers". So: every read
+ * needs VIEW; what moves money or decides a payment needs TRANSACT; every other write needs
+ * MANAGE. A permission implies no other. The platform's own client id and secret hold them all.
+ */
+const transact = new Set([
+  "createQuote",
+  "executeQuote",
+  "createTransferIn",
+  "createTransferOut",
+  "approvePendingPayment",
+  "rejectPendingPayment",
+  "cancelTransaction",
+  "confirmReceiptDelivery",
+  "sandboxSend",
+  "sandboxReceive",
+  "sandboxFundInternalAccount"
+])
+
+/** Writes nothing: computed answers a reader may ask for with POST. */
+const view = new Set(["estimateCryptoWithdrawalFee"])
+
+export const requiredPermission = (e: Pick<AnyEndpoint, "method" | "operationId">): Permission =>
+  e.method === "GET" || view.has(e.operationId) ? "VIEW" : transact.has(e.operationId) ? "TRANSACT" : "MANAGE"
+
+/** 403 FORBIDDEN when the credentials lack the endpoint's permission; undefined when they hold it. */
+export const forbiddenFor = (principal: Principal, e: Pick<AnyEndpoint, "method" | "operationId">): Forbidden | undefined => {
+  if (principal.permissions === "ALL") return undefined
+  const needed = requiredPermission(e)
+  if (principal.permissions.includes(needed)) return undefined
+  return new Forbidden({
+    message: `This API token lacks the ${needed} permission this operation needs`,
+    details: { requiredPermission: needed, permissions: principal.permissions }
+  })
+}
