@@ -1,6 +1,6 @@
 /** Ids the fuzzer has seen in answers, by their prefix, so later requests address real resources. */
-export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Transaction" | "Quote" | "Lookup"
-const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Transaction", "Quote", "Lookup"]
+export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Transaction" | "Quote" | "Lookup" | "Token"
+const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Transaction", "Quote", "Lookup", "Token"]
 const idPattern = /^([A-Za-z]+):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** A signed retry's first leg, kept so a later request can send a second leg for it. */
@@ -21,6 +21,10 @@ export class Pool {
   readonly otpTargets: Array<string> = []
   /** Tokens of hosted KYC links, to complete them. */
   readonly kycTokens: Array<string> = []
+  /** Codes of invitations created, to read, claim and cancel them. */
+  readonly invitationCodes: Array<string> = []
+  /** Customers' UMA addresses, to invite from. */
+  readonly umaAddresses: Array<string> = []
   /** The last state document exported (when small), to import again. */
   stateDocument: unknown = undefined
 
@@ -65,6 +69,8 @@ export class Pool {
     const b = body as Record<string, unknown>
     if (typeof b["otpEncryptionTargetBundle"] === "string") keep(this.otpTargets, b["otpEncryptionTargetBundle"])
     if (operationId === "createCustomerKycLink" && typeof b["token"] === "string") keep(this.kycTokens, b["token"])
+    if (operationId === "createInvitation" && typeof b["code"] === "string") keep(this.invitationCodes, b["code"])
+    if (operationId === "createCustomer" && typeof b["umaAddress"] === "string") keep(this.umaAddresses, b["umaAddress"])
     if (operationId === "tessera.exportSandboxState" && text.length < 200_000) this.stateDocument = body
   }
 }

@@ -256,5 +256,30 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   sandboxReceive: (x) => ({
     params: {},
     body: { senderUmaAddress: x.r.pick(["$success.usd@sandbox.uma.money", "$pending.long.usd@sandbox.uma.money"]), customerId: customer(x), receivingCurrencyCode: "USD", receivingCurrencyAmount: x.r.pick([1, 1_000, 50_000]) }
-  })
+  }),
+  getPlatformConfig: () => ({ params: {} }),
+  updatePlatformConfig: (x) => ({
+    params: {},
+    body: x.r.pick<unknown>([
+      // The discard port refuses at once: the TEST event is recorded as not delivered.
+      { webhookEndpoint: `http://127.0.0.1:9/hooks/${x.r.int(5)}` },
+      { embeddedWalletConfig: { appName: `Fuzz ${suffix(x)}`, otpLength: x.r.pick([4, 6, 12]) } },
+      { supportedCurrencies: [{ currencyCode: "USD", minAmount: 1, maxAmount: amount(x), requiredCounterpartyFields: [{ name: "FULL_NAME", mandatory: true }], enabledTransactionTypes: ["OUTGOING"] }] },
+      { counterpartyRequirements: x.r.chance(0.5) },
+      { feeConfigs: [{ feeType: "CROSS_CURRENCY_TRANSACTION", sourceCurrency: "USD", variableFeeBps: x.r.int(3) * 10, fixedFee: { amount: 0, currency: "USD" } }] }
+    ])
+  }),
+  createToken: (x) => ({ params: {}, body: { name: `fuzz-${x.r.int(5)}`, permissions: x.r.pick([["VIEW"], ["TRANSACT"], ["VIEW", "MANAGE"]]) } }),
+  listTokens: (x) => ({ params: {}, query: listQuery(x, x.r.chance(0.3) ? [`name=fuzz-${x.r.int(5)}`] : []) }),
+  getTokenById: (x) => ({ params: { tokenId: x.pool.id("Token", n(x)) } }),
+  deleteTokenById: (x) => ({ params: { tokenId: x.pool.id("Token", n(x)) } }),
+  createInvitation: (x) => ({
+    params: {},
+    body: { inviterUma: x.pool.umaAddresses.at(-1 - x.r.int(Math.max(1, x.pool.umaAddresses.length))) ?? "$nobody@sandbox.tessera.local", ...(x.r.chance(0.5) ? { firstName: "Fuzz", amountToSend: amount(x) } : {}) }
+  }),
+  getInvitation: (x) => ({ params: { invitationCode: invitation(x) } }),
+  claimInvitation: (x) => ({ params: { invitationCode: invitation(x) }, body: { inviteeUma: `$invitee${x.r.int(100)}@other.example` } }),
+  cancelInvitation: (x) => ({ params: { invitationCode: invitation(x) } })
 }
+
+const invitation = (x: Ctx) => x.pool.invitationCodes.at(-1 - x.r.int(Math.max(1, x.pool.invitationCodes.length))) ?? "00000000deadbeef"

@@ -25,7 +25,9 @@ const ids = {
   Document: "Document:00000000-0000-4000-8000-000000000000",
   Transaction: "Transaction:00000000-0000-4000-8000-000000000000",
   Quote: "Quote:00000000-0000-4000-8000-000000000000",
-  Uma: "$nobody@sandbox.uma.money"
+  Uma: "$nobody@sandbox.uma.money",
+  Token: "Token:00000000-0000-4000-8000-000000000000",
+  Invitation: "00000000deadbeef"
 } as const
 type Resource = keyof typeof ids
 
@@ -103,11 +105,16 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
   { operationId: "getQuoteById", method: "GET", path: `/quotes/${ids.Quote}`, resource: "Quote" },
   { operationId: "executeQuote", method: "POST", path: `/quotes/${ids.Quote}/execute`, resource: "Quote" },
-  { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
+  { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } },
+  { operationId: "getTokenById", method: "GET", path: `/tokens/${ids.Token}`, resource: "Token" },
+  { operationId: "deleteTokenById", method: "DELETE", path: `/tokens/${ids.Token}`, resource: "Token" },
+  { operationId: "getInvitation", method: "GET", path: `/invitations/${ids.Invitation}`, resource: "Invitation" },
+  { operationId: "claimInvitation", method: "POST", path: `/invitations/${ids.Invitation}/claim`, resource: "Invitation", body: { inviteeUma: "$bob@other.example" } },
+  { operationId: "cancelInvitation", method: "POST", path: `/invitations/${ids.Invitation}/cancel`, resource: "Invitation" }
 ]
 
 /** Resources the reference's 404 enum has a code of their own for. */
-const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND", Job: "BULK_UPLOAD_JOB_NOT_FOUND", Transaction: "TRANSACTION_NOT_FOUND", Quote: "QUOTE_NOT_FOUND", Uma: "UMA_NOT_FOUND" }
+const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND", Job: "BULK_UPLOAD_JOB_NOT_FOUND", Transaction: "TRANSACTION_NOT_FOUND", Quote: "QUOTE_NOT_FOUND", Uma: "UMA_NOT_FOUND", Token: "TOKEN_NOT_FOUND", Invitation: "INVITATION_NOT_FOUND" }
 
 const referenceCodes = (referenceFacts.schemas["Error404"] as { properties: { code: { enum: Array<string> } } }).properties.code.enum
 

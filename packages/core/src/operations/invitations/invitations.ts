@@ -56,7 +56,7 @@ const findInvitation = (platform: PlatformRecord, code: string) =>
 /**
  * POST /invitations: the inviter must be an active customer of the platform (by UMA address), and
  * the platform must have a webhook URL, the only way it learns of the claim (#252). `amountToSend`
- * is in the smallest unit of the inviter's first account's currency, shown, never moved.
+ * is in the smallest unit of the inviter's currency, shown, never moved (#253).
  */
 export const createInvitation = (given: PlatformRecord, body: unknown) =>
   Effect.gen(function* () {
@@ -81,8 +81,10 @@ export const createInvitation = (given: PlatformRecord, body: unknown) =>
         const [inviter] = yield* store.findBy(Customers, platform.id, "umaAddress", input.inviterUma.toLowerCase())
         if (inviter === undefined)
           return yield* Effect.fail(refuseFields([{ field: "inviterUma", message: "names no customer of this platform" }]))
-        const [account] = yield* store.findBy(InternalAccounts, platform.id, "customerId", inviter.id)
-        const currency = account?.balance.currency ?? currencyByCode("USD")!
+        // "The customer's currency": the first it declared, else its fiat account's, else USD.
+        const accounts = yield* store.findBy(InternalAccounts, platform.id, "customerId", inviter.id)
+        const declared = inviter.currencies?.[0] === undefined ? undefined : currencyByCode(inviter.currencies[0])
+        const currency = declared ?? accounts.find((a) => a.type === "INTERNAL_FIAT")?.balance.currency ?? currencyByCode("USD")!
         const at = rfc3339(now)
         const record: InvitationRecord = {
           id: code,
