@@ -5,9 +5,10 @@ import { MemoryStore } from "@tessera/adapter-memory"
 import { content } from "./support.ts"
 
 describe("the state document", () => {
-  it("holds every collection of collections.ts but the server-scoped platforms, in that order", () => {
+  it("holds every collection of collections.ts but the server-scoped platforms and API tokens, in that order", () => {
     const all = Object.values(collections).map((c) => c.name)
-    expect(stateCollections.map((c) => c.collection.name)).toEqual(all.filter((n) => n !== collections.Platforms.name))
+    const serverScoped = [collections.Platforms.name, collections.ApiTokens.name]
+    expect(stateCollections.map((c) => c.collection.name)).toEqual(all.filter((n) => !serverScoped.includes(n)))
     expect(SERVER_SCOPE).toBe("_server")
   })
 })
