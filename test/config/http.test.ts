@@ -103,6 +103,8 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("platform configu
       ])
     )
     expect((await t.request("GET", `${V}/config`)).body).toEqual(before)
+    const notObject = await t.request("PATCH", `${V}/config`, { body: ["umaDomain"] })
+    expect(notObject.body.details.errors).toEqual([{ field: "body", message: "must be a JSON object" }])
     const range = await t.request("PATCH", `${V}/config`, {
       body: { supportedCurrencies: [{ currencyCode: "USD", minAmount: 500, maxAmount: 100, requiredCounterpartyFields: [], enabledTransactionTypes: [] }] }
     })

@@ -1,12 +1,13 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { Customers, InternalAccounts, Invitations } from "../../domain/collections.ts"
 import { type InvalidInput, InvalidUmaAddress, InvitationNotFound, InvitationsNotConfigured } from "../../domain/errors.ts"
-import { decodeInput, type FieldError, invalidInput } from "../../domain/field-errors.ts"
+import { type FieldError, invalidInput } from "../../domain/field-errors.ts"
 import { currencyByCode } from "../../domain/money/exchange-rate.ts"
 import { InvitationClaim, InvitationCreate, type InvitationRecord, invitationView, isUmaAddress } from "../../domain/invitations/invitation.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { invitation, type InvitationEvent, invitationStatus } from "../../machines/invitation.ts"
+import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 import { INVITATION_CODE_BYTES } from "../../limits.ts"
@@ -18,8 +19,8 @@ import { currentPlatform } from "../platform/platforms.ts"
  * invitee claims it with their UMA address, which tells the platform by INVITATION.CLAIMED.
  */
 
-const decodeCreate = decodeInput(InvitationCreate)
-const decodeClaim = decodeInput(InvitationClaim)
+const decodeCreate = decodeBody(InvitationCreate)
+const decodeClaim = decodeBody(InvitationClaim)
 
 const umaFields = new Set(["inviterUma", "inviteeUma"])
 

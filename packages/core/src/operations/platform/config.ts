@@ -1,9 +1,9 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { Platforms } from "../../domain/collections.ts"
-import { decodeInput } from "../../domain/field-errors.ts"
 import { makeId, uuidOf } from "../../domain/ids.ts"
 import { type FeeConfig, platformConfigView, PlatformConfigUpdate, settingsOf } from "../../domain/platform/config.ts"
 import type { PlatformRecord, PlatformSettings } from "../../domain/platform/platform.ts"
+import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { delivered } from "../../machines/outbox-delivery.ts"
 import { Outbox, type OutboxEvent } from "../../ports/notifier.ts"
@@ -11,7 +11,7 @@ import { SERVER_SCOPE, Store } from "../../ports/store.ts"
 import { deliverTestEvent } from "../webhooks/delivery.ts"
 import { currentPlatform, forgetCachedCredentials } from "./platforms.ts"
 
-const decodeUpdate = decodeInput(PlatformConfigUpdate)
+const decodeUpdate = decodeBody(PlatformConfigUpdate)
 
 /** GET /config: the platform's configuration as stored now. */
 export const getPlatformConfig = (platform: PlatformRecord) => Effect.map(currentPlatform(platform), platformConfigView)

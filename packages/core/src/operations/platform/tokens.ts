@@ -2,12 +2,13 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { ApiTokens } from "../../domain/collections.ts"
 import { DateTimeString, NonEmpty, optional } from "../../domain/common.ts"
 import { TokenNotFound } from "../../domain/errors.ts"
-import { decodeInput, invalidInput } from "../../domain/field-errors.ts"
+import { invalidInput } from "../../domain/field-errors.ts"
 import { isId, makeId } from "../../domain/ids.ts"
 import { ApiTokenCreate, type ApiTokenRecord, apiTokenView } from "../../domain/platform/api-token.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { hashSecret } from "../../crypto/secrets.ts"
+import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
 import { Ids } from "../../ports/ids.ts"
 import { type Condition, SERVER_SCOPE, sortableTimestamp, Store } from "../../ports/store.ts"
 import { MAX_TOKENS_PER_PLATFORM, TOKEN_CLIENT_ID_BYTES, TOKEN_SECRET_BYTES } from "../../limits.ts"
@@ -20,7 +21,7 @@ import { forgetCachedCredentials } from "./platforms.ts"
  * scope, found by client id when a request authenticates, and by platform here.
  */
 
-const decodeCreate = decodeInput(ApiTokenCreate)
+const decodeCreate = decodeBody(ApiTokenCreate)
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex")
 
 const tokenNotFound = (id: string) => new TokenNotFound({ message: `Token ${id} not found`, details: { tokenId: id } })
