@@ -106,9 +106,14 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("platform configu
     const notObject = await t.request("PATCH", `${V}/config`, { body: ["umaDomain"] })
     expect(notObject.body.details.errors).toEqual([{ field: "body", message: "must be a JSON object" }])
     const range = await t.request("PATCH", `${V}/config`, {
-      body: { supportedCurrencies: [{ currencyCode: "USD", minAmount: 500, maxAmount: 100, requiredCounterpartyFields: [], enabledTransactionTypes: [] }] }
+      body: {
+        supportedCurrencies: [
+          { currencyCode: "USD", minAmount: 500, maxAmount: 100, requiredCounterpartyFields: [], enabledTransactionTypes: [] },
+          { currencyCode: "XQQ", minAmount: 0, maxAmount: 100, requiredCounterpartyFields: [], enabledTransactionTypes: [] }
+        ]
+      }
     })
-    expect(range.body.details.errors).toEqual([expect.objectContaining({ field: "supportedCurrencies.0.maxAmount" })])
+    expect(range.body.details.errors.map((e: any) => e.field)).toEqual(["supportedCurrencies.0.maxAmount", "supportedCurrencies.1.currencyCode"])
   })
 
   it("a webhookEndpoint set at run time gets a TEST event at once, then the platform's webhooks", async () => {

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { CurrencyCode, Email, NonEmpty, optional } from "../common.ts"
 import { makeId, uuidOf } from "../ids.ts"
+import { knownCurrencyCodes } from "../money/exchange-rate.ts"
 import type { PlatformRecord, PlatformSettings } from "./platform.ts"
 import { defaultSupportedCurrencies } from "../../sandbox/platform-config.ts"
 import { WEBHOOK_URL_MAX_LENGTH } from "../../limits.ts"
@@ -51,7 +52,7 @@ export const customerInfoFieldNames = [
 const Amount = Schema.Number.pipe(Schema.int(), Schema.between(0, Number.MAX_SAFE_INTEGER))
 
 export const CurrencyConfig = Schema.Struct({
-  currencyCode: CurrencyCode,
+  currencyCode: CurrencyCode.pipe(Schema.filter((c) => knownCurrencyCodes.includes(c) || "must be a currency the sandbox knows (GET /exchange-rates lists them)")),
   minAmount: Amount,
   maxAmount: Amount,
   requiredCounterpartyFields: Schema.Array(Schema.Struct({ name: Schema.Literal(...customerInfoFieldNames), mandatory: Schema.Boolean })).pipe(
