@@ -116,12 +116,13 @@ const step = (platform: PlatformRecord, code: string, event: InvitationEvent) =>
   commitStep(
     platform.id,
     Effect.gen(function* () {
+      const store = yield* Store
       const current = yield* findInvitation(platform, code)
       const now = yield* Clock.currentTimeMillis
       const transition = yield* invitation(current, event, now)
       return {
         transition,
-        save: (next: InvitationRecord) => (next === current ? Effect.void : Effect.asVoid((Store.pipe(Effect.flatMap((s) => s.put(Invitations, platform.id, next)))))),
+        save: (next: InvitationRecord) => store.put(Invitations, platform.id, next),
         view: (next: InvitationRecord) => invitationView(next, invitationStatus(next, now))
       }
     })
