@@ -15,6 +15,7 @@ import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
 import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
+import type { DelegatedKeyRecord } from "./delegated-keys/delegated-key.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -139,3 +140,13 @@ export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)
 
 /** The first answer to each `Idempotency-Key` of a platform, replayed for the same request. */
 export const IdempotencyKeys = collection<IdempotencyRecord>()("idempotencyKeys", (k) => k.id)
+
+/** Delegated signing keys of card funding sources (`/auth/delegated-keys`). */
+export const DelegatedKeys = collection<DelegatedKeyRecord>()("delegatedKeys", (k) => k.id, {
+  accountId: { kind: "plain", keys: (k) => k.accountId },
+  fundingSourceId: { kind: "plain", keys: (k) => k.fundingSourceId },
+  // At most one ACTIVE key per funding source (DECISIONS #264), enforced by the store as well.
+  activeFundingSource: { kind: "unique", keys: (k) => (k.status === "ACTIVE" ? k.fundingSourceId : undefined) },
+  // The signer check of a signed retry finds a stamp's key here (DECISIONS #265).
+  publicKey: { kind: "plain", keys: (k) => k.publicKey }
+})

@@ -24,7 +24,12 @@ export const idTypes = [
   // A ledger movement (the journal's lines; never answered by the reference's API).
   "LedgerMovement",
   // A receiver lookup (`GET /receiver/...`): the `lookupId` a quote names.
-  "Lookup"
+  "Lookup",
+  // Cards and the (card, internal account) binding a delegated key is for.
+  "Card",
+  "CardFundingSource",
+  // A delegated signing key of an embedded wallet's card funding source.
+  "DelegatedKey"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

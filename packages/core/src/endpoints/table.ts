@@ -1,5 +1,7 @@
 import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
 import { customerEndpoints } from "./customers.ts"
+import { delegatedKeyEndpoints } from "./delegated-keys.ts"
+import { directoryEndpoints } from "./directories.ts"
 import { documentEndpoints } from "./documents.ts"
 import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
@@ -24,6 +26,7 @@ export const endpoints = [
   ...documentEndpoints,
   ...internalAccountEndpoints,
   ...walletAuthEndpoints,
+  ...delegatedKeyEndpoints,
   ...externalAccountEndpoints,
   ...platformEndpoints,
   ...webhookEndpoints,
@@ -35,7 +38,8 @@ export const endpoints = [
   ...receiverEndpoints,
   ...cryptoEndpoints,
   ...quoteEndpoints,
-  ...sandboxPaymentEndpoints
+  ...sandboxPaymentEndpoints,
+  ...directoryEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]
