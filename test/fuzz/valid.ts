@@ -256,5 +256,25 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   sandboxReceive: (x) => ({
     params: {},
     body: { senderUmaAddress: x.r.pick(["$success.usd@sandbox.uma.money", "$pending.long.usd@sandbox.uma.money"]), customerId: customer(x), receivingCurrencyCode: "USD", receivingCurrencyAmount: x.r.pick([1, 1_000, 50_000]) }
-  })
+  }),
+  // Delegated keys and directories (issue 13).
+  createDelegatedKey: (x) => ({
+    params: {},
+    body: { cardId: x.r.pick(["Card:00000000-0000-4000-8000-000000000001", "Card:00000000-0000-4000-8000-000000000002"]), internalAccountId: account(x), nickname: `Key ${suffix(x)}` }
+  }),
+  listDelegatedKeys: (x) => ({
+    params: {},
+    query: x.r.chance(0.7) ? `accountId=${encodeURIComponent(account(x))}` : `fundingSourceId=${encodeURIComponent(x.pool.id("CardFundingSource", n(x)))}`
+  }),
+  getDelegatedKeyById: (x) => ({ params: { id: x.pool.id("DelegatedKey", n(x)) } }),
+  revokeDelegatedKey: (x) => ({ params: { id: x.pool.id("DelegatedKey", n(x)) } }),
+  getDiscoveries: (x) => ({
+    params: {},
+    query: [x.r.chance(0.5) ? `country=${x.r.pick(["PH", "MX", "DE", "ZZ"])}` : "", x.r.chance(0.5) ? `currency=${x.r.pick(["PHP", "MXN", "EUR", "XYZ"])}` : ""].filter((q) => q !== "").join("&")
+  }),
+  getAvailableUmaProviders: (x) => ({
+    params: {},
+    query: listQuery(x, [`countryCode=${x.r.pick(["US", "MX", "PH"])}`, `currencyCode=${x.r.pick(["USD", "EUR"])}`, "hasBlockedProviders=false", `sortOrder=${x.r.pick(["asc", "desc"])}`])
+  }),
+  listVasps: (x) => ({ params: {}, query: listQuery(x, []) })
 }

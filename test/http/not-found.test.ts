@@ -25,6 +25,7 @@ const ids = {
   Document: "Document:00000000-0000-4000-8000-000000000000",
   Transaction: "Transaction:00000000-0000-4000-8000-000000000000",
   Quote: "Quote:00000000-0000-4000-8000-000000000000",
+  DelegatedKey: "DelegatedKey:00000000-0000-4000-8000-000000000000",
   Uma: "$nobody@sandbox.uma.money"
 } as const
 type Resource = keyof typeof ids
@@ -103,6 +104,8 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
   { operationId: "getQuoteById", method: "GET", path: `/quotes/${ids.Quote}`, resource: "Quote" },
   { operationId: "executeQuote", method: "POST", path: `/quotes/${ids.Quote}/execute`, resource: "Quote" },
+  { operationId: "getDelegatedKeyById", method: "GET", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" },
+  { operationId: "revokeDelegatedKey", method: "DELETE", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 
