@@ -98,7 +98,7 @@ export const signedInputs: Readonly<Record<string, Schema.Schema.Any>> = {
   executeQuote: Schema.Struct({ quoteId: Id }),
   // The two signed legs of a delegated key's creation (DECISIONS #262).
   createDelegatedKey: Schema.Union(
-    Schema.Struct({ step: Schema.Literal("CREATE_USER"), cardId: Id, accountId: Id, fundingSourceId: Id, nickname: Schema.String, bodySha256: Hex(32), path: Schema.String }),
+    Schema.Struct({ step: Schema.Literal("CREATE_USER"), delegatedKeyId: Id, cardId: Id, accountId: Id, fundingSourceId: Id, nickname: Schema.String, bodySha256: Hex(32), path: Schema.String }),
     Schema.Struct({ step: Schema.Literal("CREATE_POLICY"), delegatedKeyId: Id })
   ),
   createCredential: Schema.Struct(credentialFields),

@@ -12,6 +12,7 @@ import { Ids } from "../../ports/ids.ts"
 import { type Page, Store } from "../../ports/store.ts"
 import { accountSession } from "../../signed-retry/authorize.ts"
 import { activityPayload, bodySha256 } from "../../signed-retry/canonical.ts"
+import { reconcileAccount } from "../../signed-retry/reconcile.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { issueNextLeg, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../../signed-retry/target.ts"
@@ -141,6 +142,8 @@ export const listDelegatedKeys = (platform: PlatformRecord, query: unknown) =>
         { field: "accountId", message: "or fundingSourceId is required" },
         { field: "fundingSourceId", message: "or accountId is required" }
       ])
+    // A held creation leg whose hold has passed settles first, as for credentials and sessions.
+    if (accountId !== undefined) yield* reconcileAccount(platform, accountId)
     // Not paged in the reference: every match, in creation (listing) order.
     const store = yield* Store
     const where = [
