@@ -279,7 +279,27 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   }),
   getInvitation: (x) => ({ params: { invitationCode: invitation(x) } }),
   claimInvitation: (x) => ({ params: { invitationCode: invitation(x) }, body: { inviteeUma: `$invitee${x.r.int(100)}@other.example` } }),
-  cancelInvitation: (x) => ({ params: { invitationCode: invitation(x) } })
+  cancelInvitation: (x) => ({ params: { invitationCode: invitation(x) } }),
+  // Delegated keys and directories (issue 13).
+  createDelegatedKey: (x) => ({
+    params: {},
+    body: { cardId: x.r.pick(["Card:00000000-0000-4000-8000-000000000001", "Card:00000000-0000-4000-8000-000000000002"]), internalAccountId: account(x), nickname: `Key ${suffix(x)}` }
+  }),
+  listDelegatedKeys: (x) => ({
+    params: {},
+    query: x.r.chance(0.7) ? `accountId=${encodeURIComponent(account(x))}` : `fundingSourceId=${encodeURIComponent(x.pool.id("CardFundingSource", n(x)))}`
+  }),
+  getDelegatedKeyById: (x) => ({ params: { id: x.pool.id("DelegatedKey", n(x)) } }),
+  revokeDelegatedKey: (x) => ({ params: { id: x.pool.id("DelegatedKey", n(x)) } }),
+  getDiscoveries: (x) => ({
+    params: {},
+    query: [x.r.chance(0.5) ? `country=${x.r.pick(["PH", "MX", "DE", "ZZ"])}` : "", x.r.chance(0.5) ? `currency=${x.r.pick(["PHP", "MXN", "EUR", "XYZ"])}` : ""].filter((q) => q !== "").join("&")
+  }),
+  getAvailableUmaProviders: (x) => ({
+    params: {},
+    query: listQuery(x, [`countryCode=${x.r.pick(["US", "MX", "PH"])}`, `currencyCode=${x.r.pick(["USD", "EUR"])}`, "hasBlockedProviders=false", `sortOrder=${x.r.pick(["asc", "desc"])}`])
+  }),
+  listVasps: (x) => ({ params: {}, query: listQuery(x, []) })
 }
 
 const invitation = (x: Ctx) => x.pool.invitationCodes.at(-1 - x.r.int(Math.max(1, x.pool.invitationCodes.length))) ?? "00000000deadbeef"

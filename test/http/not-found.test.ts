@@ -27,7 +27,8 @@ const ids = {
   Quote: "Quote:00000000-0000-4000-8000-000000000000",
   Uma: "$nobody@sandbox.uma.money",
   Token: "Token:00000000-0000-4000-8000-000000000000",
-  Invitation: "00000000deadbeef"
+  Invitation: "00000000deadbeef",
+  DelegatedKey: "DelegatedKey:00000000-0000-4000-8000-000000000000"
 } as const
 type Resource = keyof typeof ids
 
@@ -110,7 +111,9 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "deleteTokenById", method: "DELETE", path: `/tokens/${ids.Token}`, resource: "Token" },
   { operationId: "getInvitation", method: "GET", path: `/invitations/${ids.Invitation}`, resource: "Invitation" },
   { operationId: "claimInvitation", method: "POST", path: `/invitations/${ids.Invitation}/claim`, resource: "Invitation", body: { inviteeUma: "$bob@other.example" } },
-  { operationId: "cancelInvitation", method: "POST", path: `/invitations/${ids.Invitation}/cancel`, resource: "Invitation" }
+  { operationId: "cancelInvitation", method: "POST", path: `/invitations/${ids.Invitation}/cancel`, resource: "Invitation" },
+  { operationId: "getDelegatedKeyById", method: "GET", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" },
+  { operationId: "revokeDelegatedKey", method: "DELETE", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" }
 ]
 
 /** Resources the reference's 404 enum has a code of their own for. */

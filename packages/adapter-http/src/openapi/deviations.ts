@@ -66,14 +66,18 @@ export const deviations: Deviations = {
     "exportInternalAccount",
     "updateInternalAccount",
     "updateCustomerById",
-    "executeQuote"
+    "executeQuote",
+    "createDelegatedKey"
   ]),
   // executeQuote: the spec makes it a signed retry, whose first call is the 202 challenge (#196).
   // updatePlatformConfig: the reference declares only its 200, but a body can be invalid (#240).
+  // getAvailableUmaProviders: its paging and filters are validated like every list's, and a bad
+  // one is a 400 the reference does not declare for it (#270).
   addedErrorResponses: {
     uploadCustomersCsv: { "400": "Error400" },
     executeQuote: { "202": "SignedRequestChallenge" },
-    updatePlatformConfig: { "400": "Error400" }
+    updatePlatformConfig: { "400": "Error400" },
+    getAvailableUmaProviders: { "400": "Error400" }
   },
   headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
 }

@@ -1,5 +1,5 @@
-import { base64UrlToBytes, hexToBytes, isRecord, parseJson, utf8, utf8Decode } from "./encoding.ts"
-import { normalisePublicKey, verifyP256 } from "./p256.ts"
+import { base64UrlToBytes, bytesToBase64Url, bytesToHex, hexToBytes, isRecord, parseJson, utf8, utf8Decode } from "./encoding.ts"
+import { normalisePublicKey, signP256, verifyP256 } from "./p256.ts"
 
 /**
  * The `Service-Wallet-Signature` stamp (notes-wallet-auth §1): base64url (padding optional) of
@@ -43,3 +43,9 @@ export const parseStamp = (header: string): StampParse => {
 /** Whether the stamp signs exactly these payload bytes. */
 export const stampSigns = (stamp: Stamp, payloadToSign: string): boolean =>
   verifyP256(stamp.publicKey, utf8(payloadToSign), stamp.signature, "der")
+
+/** A stamp by a key the server holds (a delegated key, DECISIONS #265): the same format a client sends. */
+export const makeStamp = (privateKeyHex: string, publicKeyHex: string, payloadToSign: string): string =>
+  bytesToBase64Url(
+    utf8(JSON.stringify({ publicKey: publicKeyHex, scheme: STAMP_SCHEME, signature: bytesToHex(signP256(privateKeyHex, utf8(payloadToSign))) }))
+  )

@@ -17,6 +17,7 @@ import type { IdempotencyRecord } from "./idempotency.ts"
 import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
 import type { ApiTokenRecord } from "./platform/api-token.ts"
 import type { InvitationRecord } from "./invitations/invitation.ts"
+import type { DelegatedKeyRecord } from "./delegated-keys/delegated-key.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -157,3 +158,12 @@ export const ApiTokens = collection<ApiTokenRecord>()("apiTokens", (t) => t.id, 
 
 /** UMA invitations of a platform, by code (DECISIONS #250). */
 export const Invitations = collection<InvitationRecord>()("invitations", (i) => i.id)
+/** Delegated signing keys of card funding sources (`/auth/delegated-keys`). */
+export const DelegatedKeys = collection<DelegatedKeyRecord>()("delegatedKeys", (k) => k.id, {
+  accountId: { kind: "plain", keys: (k) => k.accountId },
+  fundingSourceId: { kind: "plain", keys: (k) => k.fundingSourceId },
+  // At most one ACTIVE key per funding source (DECISIONS #264), enforced by the store as well.
+  activeFundingSource: { kind: "unique", keys: (k) => (k.status === "ACTIVE" ? k.fundingSourceId : undefined) },
+  // The signer check of a signed retry finds a stamp's key here (DECISIONS #265).
+  publicKey: { kind: "plain", keys: (k) => k.publicKey }
+})

@@ -27,7 +27,12 @@ export const idTypes = [
   "Lookup",
   // An API token (`/tokens`), and the platform's configuration (`GET /config`, the platform's uuid).
   "Token",
-  "PlatformConfig"
+  "PlatformConfig",
+  // Cards and the (card, internal account) binding a delegated key is for.
+  "Card",
+  "CardFundingSource",
+  // A delegated signing key of an embedded wallet's card funding source.
+  "DelegatedKey"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

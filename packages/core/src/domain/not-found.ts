@@ -13,7 +13,9 @@ const referenced = {
   Session: "Session",
   BeneficialOwner: "Beneficial owner",
   Verification: "Verification",
-  Document: "Document"
+  Document: "Document",
+  Card: "Card",
+  DelegatedKey: "Delegated key"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

@@ -1,5 +1,7 @@
 import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
 import { customerEndpoints } from "./customers.ts"
+import { delegatedKeyEndpoints } from "./delegated-keys.ts"
+import { directoryEndpoints } from "./directories.ts"
 import { documentEndpoints } from "./documents.ts"
 import { exchangeRateEndpoints } from "./exchange-rates.ts"
 import { externalAccountEndpoints } from "./external-accounts.ts"
@@ -27,6 +29,7 @@ export const endpoints = [
   ...documentEndpoints,
   ...internalAccountEndpoints,
   ...walletAuthEndpoints,
+  ...delegatedKeyEndpoints,
   ...externalAccountEndpoints,
   ...platformEndpoints,
   ...webhookEndpoints,
@@ -41,7 +44,8 @@ export const endpoints = [
   ...sandboxPaymentEndpoints,
   ...configEndpoints,
   ...tokenEndpoints,
-  ...invitationEndpoints
+  ...invitationEndpoints,
+  ...directoryEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

@@ -80,6 +80,35 @@ const issue = <I, E, R>(call: SignedCall<I, E, R>) =>
     })
   })
 
+/**
+ * The next challenge of a flow of several signed legs (a delegated key's creation, DECISIONS
+ * #262), issued by the settled leg in its own transaction: bound like the first to the same
+ * account, method, path and body, so the client re-sends the same request with the new id.
+ */
+export const issueNextLeg = (
+  platform: PlatformRecord,
+  leg: {
+    readonly accountId: string
+    readonly method: string
+    readonly path: string
+    readonly bodySha256: string
+    readonly kind: string
+    readonly input: unknown
+    readonly payload: (requestId: string, nowMs: number) => string
+  }
+) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const requestId = makeId("Request", yield* (yield* Ids).uuid)
+    const payloadToSign = leg.payload(requestId, now)
+    const record = issued(
+      { id: requestId, accountId: leg.accountId, method: leg.method, path: leg.path, bodySha256: leg.bodySha256, payloadToSign, kind: leg.kind, input: leg.input, createdAt: rfc3339(now) },
+      now
+    )
+    yield* (yield* Store).put(SignedRequests, platform.id, record)
+    return reply(202, { payloadToSign, requestId, expiresAt: rfc3339(record.expiresAtMs) })
+  })
+
 /** The checks of a retry that need no state change: every 401 of the spec, in a fixed order. */
 const checkRetry = <I, E, R>(call: SignedCall<I, E, R>, record: SignedRequestRecord, signature: string, now: number) =>
   Effect.gen(function* () {

@@ -4,6 +4,7 @@ import {
   BeneficialOwners,
   BulkImportJobs,
   Customers,
+  DelegatedKeys,
   DocumentFiles,
   Documents,
   ExternalAccounts,
@@ -19,6 +20,7 @@ import {
   Verifications
 } from "../collections.ts"
 import { DateTimeString } from "../common.ts"
+import { DelegatedKeyState } from "../delegated-keys/delegated-key.ts"
 import { InvalidInput } from "../errors.ts"
 import { identityKeyOf } from "../external-accounts/record.ts"
 import { decodeAccountInfo } from "../external-accounts/variants.ts"
@@ -76,7 +78,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   ...ledgerStateCollections,
   { collection: ReceiverLookups, schema: ReceiverLookupState },
   ...quoteStateCollections,
-  ...invitationStateCollections
+  ...invitationStateCollections,
+  { collection: DelegatedKeys, schema: DelegatedKeyState }
 ]
 
 export interface PlatformState {
@@ -122,7 +125,8 @@ const uniqueKeys: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: Customers.name, field: "platformCustomerId", key: (c) => (c["isDeleted"] ? undefined : (c["platformCustomerId"] as string)) },
   { collection: Customers.name, field: "umaAddress", key: byIndex(Customers, "umaAddress") },
   { collection: ExternalAccounts.name, field: "identityKey", key: byIndex(ExternalAccounts, "identity") },
-  { collection: ExternalAccounts.name, field: "defaultUmaDepositAccount", key: byIndex(ExternalAccounts, "defaultUma") }
+  { collection: ExternalAccounts.name, field: "defaultUmaDepositAccount", key: byIndex(ExternalAccounts, "defaultUma") },
+  { collection: DelegatedKeys.name, field: "activeFundingSource", key: byIndex(DelegatedKeys, "activeFundingSource") }
 ]
 
 /** Ids a record names that must exist in the document (these records are never removed). */
@@ -135,7 +139,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: BeneficialOwners.name, field: "customerId", target: Customers.name },
   { collection: Verifications.name, field: "customerId", target: Customers.name },
   { collection: KycLinks.name, field: "customerId", target: Customers.name },
-  { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name }
+  { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name },
+  { collection: DelegatedKeys.name, field: "accountId", target: InternalAccounts.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {

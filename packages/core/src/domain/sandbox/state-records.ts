@@ -96,6 +96,11 @@ export const signedInputs: Readonly<Record<string, Schema.Schema.Any>> = {
   exportWallet: Schema.Struct({ accountId: Id, clientPublicKey: UncompressedPublicKey }),
   updateInternalAccount: Schema.Struct({ accountId: Id, privateEnabled: Schema.Boolean }),
   executeQuote: Schema.Struct({ quoteId: Id }),
+  // The two signed legs of a delegated key's creation (DECISIONS #262).
+  createDelegatedKey: Schema.Union(
+    Schema.Struct({ step: Schema.Literal("CREATE_USER"), delegatedKeyId: Id, cardId: Id, accountId: Id, fundingSourceId: Id, nickname: Schema.String, bodySha256: Hex(32), path: Schema.String }),
+    Schema.Struct({ step: Schema.Literal("CREATE_POLICY"), delegatedKeyId: Id })
+  ),
   createCredential: Schema.Struct(credentialFields),
   revokeCredential: Schema.Struct({ credentialId: Id }),
   otpLogin: Schema.Struct({ credentialId: Id, tek: ClientPublicKey }),

@@ -1,4 +1,5 @@
 import { Clock, Effect, Either, Option, Schema } from "effect"
+import { isKnownVasp } from "../../sandbox/directories.ts"
 import { Customers, ExternalAccounts } from "../../domain/collections.ts"
 import { NonEmpty, optional } from "../../domain/common.ts"
 import { BeneficiaryTrusted, Conflict, InvalidBankAccount } from "../../domain/errors.ts"
@@ -90,6 +91,10 @@ export const createExternalAccount = (platform: PlatformRecord, body: unknown, r
       problems.push({ field: "ownershipType", message: "is required for self-custody wallets on this platform (counterparty requirements)" })
     if (platform.counterpartyRequirements && wallet && input.ownershipType === "THIRD_PARTY" && info["beneficiary"] === undefined)
       problems.push({ field: "accountInfo.beneficiary", message: "is required for THIRD_PARTY wallets on this platform (counterparty requirements)" })
+    // A custodial wallet names its VASP as the directory (`GET /vasps`) spells it (DECISIONS #269).
+    const vaspName = info["vaspName"]
+    if (typeof vaspName === "string" && !isKnownVasp(vaspName))
+      problems.push({ field: "accountInfo.vaspName", message: "is not a VASP of the directory (GET /vasps)" })
     if (problems.length > 0) return yield* invalidInput(problems)
     if (input.customerId !== undefined) {
       const customer = yield* store.get(Customers, platform.id, input.customerId)

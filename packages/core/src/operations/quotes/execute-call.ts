@@ -4,7 +4,7 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { ExecuteQuoteRequest } from "../../domain/quotes/request.ts"
 import { reply } from "../../domain/reply.ts"
 import { Store } from "../../ports/store.ts"
-import { accountSession } from "../../signed-retry/authorize.ts"
+import { accountSigner } from "../../signed-retry/authorize.ts"
 import { activityPayload } from "../../signed-retry/canonical.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
@@ -58,7 +58,8 @@ export const executeQuote = (platform: PlatformRecord, quoteId: string, body: un
         body: body ?? {},
         headers,
         operation: executeOp,
-        signer: () => accountSession(),
+        // A session on the wallet, or the wallet's ACTIVE delegated key in its place (DECISIONS #265).
+        signer: () => accountSigner,
         // A quote that cannot be executed says so now, not after the wallet signed.
         prepare: Effect.as(executable(quote), {
           input: { quoteId: quote.id },
