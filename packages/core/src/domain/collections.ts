@@ -15,6 +15,7 @@ import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
 import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
+import type { ScaProfileRecord, ScaResetRecord } from "./sca/records.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -139,3 +140,11 @@ export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)
 
 /** The first answer to each `Idempotency-Key` of a platform, replayed for the same request. */
 export const IdempotencyKeys = collection<IdempotencyRecord>()("idempotencyKeys", (k) => k.id)
+
+/** A customer's SCA factors, login, session and lockout, one record per SCA customer (id = the customer's). */
+export const ScaProfiles = collection<ScaProfileRecord>()("scaProfiles", (p) => p.id)
+
+/** 2FA resets by their `ScaReset:<uuid>` id. */
+export const ScaResets = collection<ScaResetRecord>()("scaResets", (r) => r.id, {
+  customerId: { kind: "plain", keys: (r) => r.customerId }
+})

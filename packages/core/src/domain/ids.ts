@@ -24,7 +24,9 @@ export const idTypes = [
   // A ledger movement (the journal's lines; never answered by the reference's API).
   "LedgerMovement",
   // A receiver lookup (`GET /receiver/...`): the `lookupId` a quote names.
-  "Lookup"
+  "Lookup",
+  // A 2FA reset of an SCA factor (`POST /sca/factors/reset`).
+  "ScaReset"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

@@ -13,7 +13,9 @@ const referenced = {
   Session: "Session",
   BeneficialOwner: "Beneficial owner",
   Verification: "Verification",
-  Document: "Document"
+  Document: "Document",
+  ScaFactor: "SCA factor",
+  ScaReset: "2FA reset"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

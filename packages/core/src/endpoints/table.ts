@@ -8,6 +8,7 @@ import { platformEndpoints } from "./platform.ts"
 import { quoteEndpoints } from "./quotes.ts"
 import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
+import { scaEndpoints } from "./sca.ts"
 import { sandboxPaymentEndpoints } from "./sandbox-payments.ts"
 import { verificationEndpoints } from "./verifications.ts"
 import { transactionEndpoints } from "./transactions.ts"
@@ -35,6 +36,7 @@ export const endpoints = [
   ...receiverEndpoints,
   ...cryptoEndpoints,
   ...quoteEndpoints,
+  ...scaEndpoints,
   ...sandboxPaymentEndpoints
 ]
 

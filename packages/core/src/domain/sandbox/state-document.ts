@@ -42,6 +42,7 @@ import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { TransactionState } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 import { quoteStateCollections } from "./quote-state.ts"
+import { scaStateCollections } from "./sca-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
 
 /**
@@ -74,7 +75,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Transactions, schema: TransactionState },
   ...ledgerStateCollections,
   { collection: ReceiverLookups, schema: ReceiverLookupState },
-  ...quoteStateCollections
+  ...quoteStateCollections,
+  ...scaStateCollections
 ]
 
 export interface PlatformState {

@@ -95,7 +95,7 @@ export const signedInputs: Readonly<Record<string, Schema.Schema.Any>> = {
   refreshSession: Schema.Struct({ sessionId: Id, clientPublicKey: ClientPublicKey }),
   exportWallet: Schema.Struct({ accountId: Id, clientPublicKey: UncompressedPublicKey }),
   updateInternalAccount: Schema.Struct({ accountId: Id, privateEnabled: Schema.Boolean }),
-  executeQuote: Schema.Struct({ quoteId: Id }),
+  executeQuote: Schema.Struct({ quoteId: Id, scaFactor: optional(Schema.Literal("SMS_OTP", "PASSKEY", "TOTP")) }),
   createCredential: Schema.Struct(credentialFields),
   revokeCredential: Schema.Struct({ credentialId: Id }),
   otpLogin: Schema.Struct({ credentialId: Id, tek: ClientPublicKey }),
@@ -176,7 +176,7 @@ export const ExternalAccountState = Schema.Struct({
   sandboxTransferSuffix: optional(Schema.String),
   challenge: optional(OwnershipChallenge),
   trusted: optional(Schema.Boolean),
-  trustChange: optional(Schema.Struct({ challengeId: Schema.String, trust: Schema.Boolean, expiresAtMs: Millis })),
+  trustChange: optional(Schema.Struct({ challengeId: Schema.String, trust: Schema.Boolean, expiresAtMs: Millis, failedAttempts: optional(Count) })),
   identityKey: Schema.String,
   ...stamps
 })
