@@ -103,6 +103,13 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "sandboxFundInternalAccount", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/fund`, resource: "InternalAccount", body: { amount: 1 } },
   { operationId: "getQuoteById", method: "GET", path: `/quotes/${ids.Quote}`, resource: "Quote" },
   { operationId: "executeQuote", method: "POST", path: `/quotes/${ids.Quote}/execute`, resource: "Quote" },
+  { operationId: "authorizeQuote", method: "POST", path: `/quotes/${ids.Quote}/authorize`, resource: "Quote", body: { code: "123456" } },
+  { operationId: "resendQuoteScaCode", method: "POST", path: `/quotes/${ids.Quote}/authorize/resend`, resource: "Quote" },
+  // The SCA routes name their customer in the query; an unknown one is USER_NOT_FOUND before the
+  // path's id is looked at (an unknown factor or reset of a real customer: test/sca/).
+  { operationId: "deleteScaFactor", method: "DELETE", path: `/sca/factors/cred-1?customerId=${ids.Customer}`, resource: "Customer" },
+  { operationId: "getTwoFactorResetStatus", method: "GET", path: `/sca/factors/reset/ScaReset:00000000-0000-4000-8000-000000000000?customerId=${ids.Customer}`, resource: "Customer" },
+  { operationId: "completeTwoFactorReset", method: "POST", path: `/sca/factors/reset/ScaReset:00000000-0000-4000-8000-000000000000/complete?customerId=${ids.Customer}`, resource: "Customer" },
   { operationId: "tessera.holdAccountOperations", method: "POST", path: `/sandbox/internal-accounts/${ids.InternalAccount}/processing`, resource: "InternalAccount", body: { operations: 1, seconds: 5 } }
 ]
 

@@ -65,6 +65,18 @@ export const deviations: Deviations = {
     "executeQuote"
   ]),
   // executeQuote: the spec makes it a signed retry, whose first call is the 202 challenge (#196).
-  addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" }, executeQuote: { "202": "SignedRequestChallenge" } },
+  // The SCA reads and deletes take their customer in the query: without it they are 400, which the
+  // reference declares only on the SCA writes (#228). A POST that takes no body still refuses one it
+  // cannot read (deeper than the JSON limit, not JSON): 400, undeclared on these body-less ones.
+  addedErrorResponses: {
+    uploadCustomersCsv: { "400": "Error400" },
+    executeQuote: { "202": "SignedRequestChallenge" },
+    listScaFactors: { "400": "Error400" },
+    deleteScaFactor: { "400": "Error400" },
+    getTwoFactorResetStatus: { "400": "Error400" },
+    resendQuoteScaCode: { "400": "Error400" },
+    sendCustomerEmailVerification: { "400": "Error400" },
+    sendCustomerPhoneVerification: { "400": "Error400" }
+  },
   headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
 }
