@@ -81,6 +81,8 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("SCA factors over
   it("enrolling and deleting need an SCA session (409 SCA_SESSION_REQUIRED); bad bodies are 400; unknown customers 404; non-SCA customers 409", async () => {
     const c = await euCustomer(t)
     for (const r of [await enroll(c, "TOTP"), await t.request("DELETE", `${V}/sca/factors/x${q(c)}`)]) expect([r.status, r.body.code]).toEqual([409, "SCA_SESSION_REQUIRED"])
+    const noCustomer = await t.request("GET", `${V}/sca/factors`)
+    expect([noCustomer.status, noCustomer.body.details.errors[0].field]).toEqual([400, "customerId"])
     const bad = await t.request("POST", `${V}/sca/factors`, { body: { type: "SMS_OTP" } })
     expect(bad.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(["customerId", "type"])
     expect((await confirm(c, { type: "TOTP" })).status).toBe(400)

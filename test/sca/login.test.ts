@@ -48,8 +48,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("SCA login, sessi
   })
 
   it("404 USER_NOT_FOUND for an unknown customer, 409 outside SCA regions", async () => {
-    const nobody = await start("Customer:00000000-0000-4000-8000-000000000000")
-    expect([nobody.status, nobody.body.code]).toEqual([404, "USER_NOT_FOUND"])
+    const ghost = "Customer:00000000-0000-4000-8000-000000000000"
+    for (const r of [await start(ghost), await complete(ghost, { factor: "SMS_OTP", code: CODE }), await record(ghost, "FAILED_LOGIN_ATTEMPT")])
+      expect([r.status, r.body.code]).toEqual([404, "USER_NOT_FOUND"])
     const us = await usCustomer(t)
     for (const r of [await start(us), await complete(us, { factor: "SMS_OTP", code: CODE }), await record(us, "FAILED_LOGIN_ATTEMPT")])
       expect([r.status, r.body.code, r.body.details.reason]).toEqual([409, "CONFLICT", "SCA_NOT_REQUIRED"])

@@ -64,6 +64,10 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("SCA quote author
     expect((await t.request("GET", `${V}/transactions/${quote.body.transactionId}`)).body).toMatchObject({ type: "INCOMING", quoteId: quote.body.id })
     const after = await authorize(quote.body.id, { code: CODE })
     expect([after.status, after.body.code, after.body.details.reason]).toEqual([409, "CONFLICT", "NO_PENDING_CHALLENGE"])
+    // immediatelyExecute is held the same way: the quote is created (201) awaiting authorization.
+    const immediate = await pull(x, { immediatelyExecute: true })
+    expect(immediate.body).toMatchObject({ status: "PENDING_AUTHORIZATION", scaChallenge: { factor: "SMS_OTP" } })
+    expect((await authorize(immediate.body.id, { code: CODE })).body.status).not.toBe("PENDING_AUTHORIZATION")
   })
 
   it("a real-time funded quote is created 202 PENDING_AUTHORIZATION without instructions; authorized, it shows them and /sandbox/send pays it", async () => {
@@ -75,7 +79,7 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("SCA quote author
     expect(created.body.paymentInstructions).toBeUndefined()
     expect(created.body.scaChallenge.factor).toBe("SMS_OTP")
     const early = await t.request("POST", `${V}/sandbox/send`, { body: { quoteId: created.body.id, currencyCode: "USD" } })
-    expect(early.status).toBe(400)
+    expect([early.status, early.body.details.reason]).toEqual([400, "QUOTE_PENDING_AUTHORIZATION"])
     expect((await t.request("GET", `${V}/quotes/${created.body.id}`)).body.scaChallenge.id).toBe(created.body.scaChallenge.id)
     await scaLogin(t, c)
     const ok = await authorize(created.body.id, { code: CODE })
