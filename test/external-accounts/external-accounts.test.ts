@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { individual, startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
 import { newCustomer, usd, V, wallet } from "./support.ts"
+import { scaLogin } from "../sca/support.ts"
 
 describe.each<StoreKind>(["memory", "sqlite"])("external accounts over HTTP (%s store)", (kind) => {
   let t: TestServer
@@ -105,11 +106,15 @@ describe.each<StoreKind>(["memory", "sqlite"])("external accounts over HTTP (%s 
   it("a trusted beneficiary cannot be deleted (409 BENEFICIARY_TRUSTED) until untrusted with SCA", async () => {
     const eu = (await t.request("POST", `${V}/customers`, { body: individual({ email: undefined, nationality: "DE", platformCustomerId: undefined }) })).body.id
     const acct = (await t.request("POST", `${V}/customers/external-accounts`, { body: { ...usd("31415926"), customerId: eu } })).body.id
+    // Trust changes need the customer's SCA session (DECISIONS #226).
+    const noSession = await t.request("POST", `${V}/customers/external-accounts/${acct}/trust`)
+    expect([noSession.status, noSession.body.code]).toEqual([409, "SCA_SESSION_REQUIRED"])
+    await scaLogin(t, eu)
     const start = await t.request("POST", `${V}/customers/external-accounts/${acct}/trust`)
     expect(start.status).toBe(200)
     expect(start.body.scaChallenge.factor).toBe("SMS_OTP")
     const wrong = await t.request("POST", `${V}/customers/external-accounts/${acct}/trust/confirm`, { body: { code: "000000", challengeId: start.body.scaChallenge.id } })
-    expect(wrong.status).toBe(401)
+    expect([wrong.status, wrong.body.details.reason]).toEqual([400, "SCA_PROOF_INVALID"])
     const ok = await t.request("POST", `${V}/customers/external-accounts/${acct}/trust/confirm`, { body: { code: "123456", challengeId: start.body.scaChallenge.id } })
     expect(ok.body).toEqual({ trusted: true })
     const refused = await t.request("DELETE", `${V}/customers/external-accounts/${acct}`)

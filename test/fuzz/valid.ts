@@ -299,7 +299,32 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
     params: {},
     query: listQuery(x, [`countryCode=${x.r.pick(["US", "MX", "PH"])}`, `currencyCode=${x.r.pick(["USD", "EUR"])}`, "hasBlockedProviders=false", `sortOrder=${x.r.pick(["asc", "desc"])}`])
   }),
-  listVasps: (x) => ({ params: {}, query: listQuery(x, []) })
+  listVasps: (x) => ({ params: {}, query: listQuery(x, []) }),
+  // Strong customer authentication (issue 13): factors, logins, events, resets, quote authorization.
+  listScaFactors: (x) => ({ params: {}, query: `customerId=${encodeURIComponent(customer(x))}` }),
+  startScaFactorEnrollment: (x) => ({ params: {}, query: `customerId=${encodeURIComponent(customer(x))}`, body: { type: x.r.pick(["TOTP", "PASSKEY"]) } }),
+  confirmScaFactorEnrollment: (x) => ({
+    params: {},
+    query: `customerId=${encodeURIComponent(customer(x))}`,
+    body: x.r.chance(0.5) ? { type: "TOTP", secret: "JBSWY3DPEHPK3PXP", code: "123456" } : { type: "PASSKEY", origin: "https://sca.tessera.sandbox", credential: { id: "AAAA", response: {} } }
+  }),
+  deleteScaFactor: (x) => ({ params: { credentialId: x.r.pick(["AAAA", digits(x, 8)]) }, query: `customerId=${encodeURIComponent(customer(x))}` }),
+  startScaLogin: (x) => ({ params: {}, query: `customerId=${encodeURIComponent(customer(x))}`, body: { factor: x.r.pick(["SMS_OTP", "TOTP", "PASSKEY"]) } }),
+  completeScaLogin: (x) => ({
+    params: {},
+    query: `customerId=${encodeURIComponent(customer(x))}`,
+    body: { factor: "SMS_OTP", endUserIpAddress: "203.0.113.42", code: x.r.pick(["123456", "000000"]), challengeId: x.pool.id("ScaChallenge", n(x)) }
+  }),
+  recordSecurityEvent: (x) => ({ params: {}, query: `customerId=${encodeURIComponent(customer(x))}`, body: { eventType: x.r.pick(["FAILED_LOGIN_ATTEMPT", "RESET_PASSWORD_COMPLETED"]) } }),
+  startTwoFactorReset: (x) => ({ params: {}, query: `customerId=${encodeURIComponent(customer(x))}`, body: { factor: x.r.pick(["SMS_OTP", "TOTP", "PASSKEY"]) } }),
+  getTwoFactorResetStatus: (x) => ({ params: { resetId: x.pool.id("ScaReset", n(x)) }, query: `customerId=${encodeURIComponent(customer(x))}` }),
+  completeTwoFactorReset: (x) => ({
+    params: { resetId: x.pool.id("ScaReset", n(x)) },
+    query: `customerId=${encodeURIComponent(customer(x))}`,
+    ...(x.r.chance(0.5) ? { body: { mobile: { countryCode: "+49", number: digits(x, 10) } } } : {})
+  }),
+  authorizeQuote: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) }, body: { code: x.r.pick(["123456", "000000"]) } }),
+  resendQuoteScaCode: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) } })
 }
 
 const invitation = (x: Ctx) => x.pool.invitationCodes.at(-1 - x.r.int(Math.max(1, x.pool.invitationCodes.length))) ?? "00000000deadbeef"

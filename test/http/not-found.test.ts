@@ -113,7 +113,14 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "claimInvitation", method: "POST", path: `/invitations/${ids.Invitation}/claim`, resource: "Invitation", body: { inviteeUma: "$bob@other.example" } },
   { operationId: "cancelInvitation", method: "POST", path: `/invitations/${ids.Invitation}/cancel`, resource: "Invitation" },
   { operationId: "getDelegatedKeyById", method: "GET", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" },
-  { operationId: "revokeDelegatedKey", method: "DELETE", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" }
+  { operationId: "revokeDelegatedKey", method: "DELETE", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" },
+  { operationId: "authorizeQuote", method: "POST", path: `/quotes/${ids.Quote}/authorize`, resource: "Quote", body: { code: "123456" } },
+  { operationId: "resendQuoteScaCode", method: "POST", path: `/quotes/${ids.Quote}/authorize/resend`, resource: "Quote" },
+  // The SCA routes name their customer in the query; an unknown one is USER_NOT_FOUND before the
+  // path's id is looked at (an unknown factor or reset of a real customer: test/sca/).
+  { operationId: "deleteScaFactor", method: "DELETE", path: `/sca/factors/cred-1?customerId=${ids.Customer}`, resource: "Customer" },
+  { operationId: "getTwoFactorResetStatus", method: "GET", path: `/sca/factors/reset/ScaReset:00000000-0000-4000-8000-000000000000?customerId=${ids.Customer}`, resource: "Customer" },
+  { operationId: "completeTwoFactorReset", method: "POST", path: `/sca/factors/reset/ScaReset:00000000-0000-4000-8000-000000000000/complete?customerId=${ids.Customer}`, resource: "Customer" },
 ]
 
 /** Resources the reference's 404 enum has a code of their own for. */

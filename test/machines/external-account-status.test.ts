@@ -9,7 +9,7 @@ import {
   STATUS_UPDATED,
   travelRule
 } from "../../packages/core/src/machines/external-account-status.ts"
-import { lifetimes, TRAVEL_RULE_THRESHOLD_EUR_CENTS } from "../../packages/core/src/limits.ts"
+import { lifetimes, SCA_CHALLENGE_MS, TRAVEL_RULE_THRESHOLD_EUR_CENTS } from "../../packages/core/src/limits.ts"
 
 const T0 = Date.UTC(2026, 0, 1)
 const STATUSES: ReadonlyArray<ExternalAccountStatus> = ["PENDING", "ACTIVE", "PENDING_OWNERSHIP_VERIFICATION", "UNVERIFIED", "UNDER_REVIEW", "INACTIVE"]
@@ -38,8 +38,8 @@ const ALPHABET: ReadonlyArray<Step> = [
   { _tag: "Event", label: "liveness passed", event: { _tag: "DecideLiveness", outcome: "PASSED" } },
   { _tag: "Event", label: "liveness failed", event: { _tag: "DecideLiveness", outcome: "FAILED" } },
   { _tag: "Event", label: "trust", event: { _tag: "StartTrustChange", trust: true, challengeId: "ScaChallenge:1" } },
-  { _tag: "Event", label: "confirm trust", event: { _tag: "ConfirmTrustChange", trust: true, challengeId: undefined, codeMatches: true } },
-  { _tag: "Event", label: "confirm trust, wrong code", event: { _tag: "ConfirmTrustChange", trust: true, challengeId: undefined, codeMatches: false } },
+  { _tag: "Event", label: "confirm trust", event: { _tag: "ConfirmTrustChange", trust: true, challengeId: undefined, proof: { kind: "code", matches: true } } },
+  { _tag: "Event", label: "confirm trust, wrong code", event: { _tag: "ConfirmTrustChange", trust: true, challengeId: undefined, proof: { kind: "code", matches: false } } },
   { _tag: "Advance" }
 ]
 
@@ -75,7 +75,14 @@ const checkedStep = (state: ExternalAccountRecord, step: Step, now: number): { r
     check(viaSignature || viaLiveness, `${step.label}: ACTIVE from ${state.status}`)
   }
   if (t.answer !== undefined)
-    check(t.answer.status === 400 && t.state.status === "UNVERIFIED" && t.state.challenge === undefined, `${step.label}: answer ${t.answer.status}`)
+    check(
+      t.answer.status === 400 &&
+        (step.event._tag === "ConfirmTrustChange"
+          ? // A wrong SCA code is counted on the pending change; nothing else moves.
+            t.state.status === state.status && t.state.trusted === state.trusted && (t.state.trustChange?.failedAttempts ?? 0) === (state.trustChange?.failedAttempts ?? 0) + 1
+          : t.state.status === "UNVERIFIED" && t.state.challenge === undefined),
+      `${step.label}: answer ${t.answer.status}`
+    )
   return { state: t.state, now }
 }
 
@@ -143,18 +150,26 @@ describe("external-account status machine", () => {
         fc.constantFrom(...STATUSES),
         fc.boolean(),
         fc.boolean(),
-        fc.integer({ min: 0, max: 2 * lifetimes.otpMs }),
+        fc.integer({ min: 0, max: 2 * SCA_CHALLENGE_MS }),
         fc.boolean(),
         (status, trust, confirmTrust, elapsed, codeMatches) => {
           const started = Either.getOrThrow(externalAccountStatus(account(status), { _tag: "StartTrustChange", trust: true, challengeId: "c" }, T0))
           expect(started.emit).toHaveLength(0)
-          const confirmed = externalAccountStatus(started.state, { _tag: "ConfirmTrustChange", trust: confirmTrust, challengeId: trust ? "c" : undefined, codeMatches }, T0 + elapsed)
-          const ok = confirmTrust && elapsed < lifetimes.otpMs && codeMatches
-          expect(Either.isRight(confirmed)).toBe(ok)
-          if (Either.isRight(confirmed)) {
+          const confirmed = externalAccountStatus(started.state, { _tag: "ConfirmTrustChange", trust: confirmTrust, challengeId: trust ? "c" : undefined, proof: { kind: "code", matches: codeMatches } }, T0 + elapsed)
+          const ok = confirmTrust && elapsed < SCA_CHALLENGE_MS && codeMatches
+          expect(Either.isRight(confirmed) && confirmed.right.answer === undefined).toBe(ok)
+          if (ok && Either.isRight(confirmed)) {
             expect(confirmed.right.state).toMatchObject({ trusted: true, status })
             expect(confirmed.right.state.trustChange).toBeUndefined()
-          } else expect(confirmed.left.status).toBe(!confirmTrust || elapsed >= lifetimes.otpMs ? 409 : 401)
+          } else if (!confirmTrust) expect(Either.isLeft(confirmed) && confirmed.left.status).toBe(409)
+          else if (elapsed >= SCA_CHALLENGE_MS) expect(Either.isLeft(confirmed) && confirmed.left.status).toBe(400)
+          else {
+            // A wrong code is counted on the pending change, then answered 400; the account stays untrusted.
+            const wrong = Either.getOrThrow(confirmed)
+            expect(wrong.answer?.status).toBe(400)
+            expect(wrong.state.trustChange?.failedAttempts).toBe(1)
+            expect(wrong.state.trusted).not.toBe(true)
+          }
         }
       )
     )

@@ -51,6 +51,7 @@ export { accountTypes, decodeAccountInfo } from "./domain/external-accounts/vari
 export * from "./domain/transactions/transaction.ts"
 export type { OutcomePlan, PlanStep } from "./domain/transactions/outcome-plan.ts"
 export { type DueStepRecord, DueSteps } from "./domain/transactions/due-step.ts"
+export * from "./domain/sca/records.ts"
 export { checkStateDocument, type PlatformState, STATE_FORMAT, STATE_VERSION, stateCollections } from "./domain/sandbox/state-document.ts"
 
 // Ports: what the engine asks of the world, with their stock layers.

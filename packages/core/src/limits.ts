@@ -7,7 +7,7 @@
 export const lifetimes = {
   /** A signed-retry challenge (202) until its retry must arrive. */
   signedRetryChallengeMs: 5 * 60_000,
-  /** An OTP issuance (and an SCA trust challenge, and a contact-verification code). */
+  /** An OTP issuance (and a contact-verification code). */
   otpMs: 5 * 60_000,
   /** A wallet session opened by a credential or a refresh. */
   sessionMs: 15 * 60_000,
@@ -188,3 +188,31 @@ export const MAX_TOKENS_PER_PLATFORM = 100
 
 /** An invitation code is this many random bytes in hex (DECISIONS #250). */
 export const INVITATION_CODE_BYTES = 8
+
+/**
+ * Strong customer authentication (DECISIONS #222–#226): an SCA login session lives
+ * `SCA_SESSION_MS`; a challenge (login code, per-transaction, beneficiary trust) `SCA_CHALLENGE_MS`
+ * and takes `OTP_MAX_ATTEMPTS` wrong proofs before it is withdrawn; a code is re-sent at most once
+ * per `CHALLENGE_INTERVAL_MS`. A pending factor enrollment lives `SCA_ENROLLMENT_MS`.
+ */
+export const SCA_SESSION_MS = 15 * 60_000
+export const SCA_CHALLENGE_MS = 5 * 60_000
+export const SCA_ENROLLMENT_MS = 10 * 60_000
+
+/**
+ * Failed-login lockout (reference `RecordSecurityEventRequest`): the lock a cumulative count of
+ * failed logins reaches, by count; from `SCA_SUSPEND_AT` on the login is suspended until a
+ * password reset is recorded.
+ */
+export const SCA_LOCKOUT_MS: Readonly<Record<number, number>> = { 5: 15 * 60_000, 6: 30 * 60_000, 7: 60 * 60_000, 8: 24 * 3_600_000 }
+export const SCA_SUSPEND_AT = 9
+
+/**
+ * A 2FA reset: its window, how long the sandbox's liveness check takes to pass after the start
+ * (INITIATED until then, LIVENESS_PASSED after), and at most `SCA_RESET_MAX_STARTS` starts per
+ * customer in `SCA_RESET_WINDOW_MS` (429 past it; the reference's 5 per 24 hours).
+ */
+export const SCA_RESET_MS = 30 * 60_000
+export const SCA_RESET_LIVENESS_MS = 10_000
+export const SCA_RESET_MAX_STARTS = 5
+export const SCA_RESET_WINDOW_MS = 24 * 3_600_000

@@ -18,6 +18,7 @@ import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
 import type { ApiTokenRecord } from "./platform/api-token.ts"
 import type { InvitationRecord } from "./invitations/invitation.ts"
 import type { DelegatedKeyRecord } from "./delegated-keys/delegated-key.ts"
+import type { ScaProfileRecord, ScaResetRecord } from "./sca/records.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -166,4 +167,12 @@ export const DelegatedKeys = collection<DelegatedKeyRecord>()("delegatedKeys", (
   activeFundingSource: { kind: "unique", keys: (k) => (k.status === "ACTIVE" ? k.fundingSourceId : undefined) },
   // The signer check of a signed retry finds a stamp's key here (DECISIONS #265).
   publicKey: { kind: "plain", keys: (k) => k.publicKey }
+})
+
+/** A customer's SCA factors, login, session and lockout, one record per SCA customer (id = the customer's). */
+export const ScaProfiles = collection<ScaProfileRecord>()("scaProfiles", (p) => p.id)
+
+/** 2FA resets by their `ScaReset:<uuid>` id. */
+export const ScaResets = collection<ScaResetRecord>()("scaResets", (r) => r.id, {
+  customerId: { kind: "plain", keys: (r) => r.customerId }
 })

@@ -98,6 +98,9 @@ export class Conflict extends Schema.TaggedError<Conflict>()("CONFLICT", fields)
 // 410 (reference: DELETE of an already-deleted customer)
 export class CustomerDeleted extends Schema.TaggedError<CustomerDeleted>()("CUSTOMER_DELETED", fields) { readonly status = 410 }
 
+// 423 (reference `Error423`): an SCA customer's login is locked after failed attempts (DECISIONS #225)
+export class AccountLocked extends Schema.TaggedError<AccountLocked>()("ACCOUNT_LOCKED", fields) { readonly status = 423 }
+
 // 429 (DECISIONS #10)
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RATE_LIMITED", {
   ...fields,

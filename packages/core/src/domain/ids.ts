@@ -32,7 +32,9 @@ export const idTypes = [
   "Card",
   "CardFundingSource",
   // A delegated signing key of an embedded wallet's card funding source.
-  "DelegatedKey"
+  "DelegatedKey",
+  // A 2FA reset of an SCA factor (`POST /sca/factors/reset`).
+  "ScaReset"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

@@ -15,7 +15,9 @@ const referenced = {
   Verification: "Verification",
   Document: "Document",
   Card: "Card",
-  DelegatedKey: "Delegated key"
+  DelegatedKey: "Delegated key",
+  ScaFactor: "SCA factor",
+  ScaReset: "2FA reset"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

@@ -2,6 +2,8 @@ import { ExecuteQuoteRequest, QuoteRequest } from "../domain/quotes/request.ts"
 import { createQuote } from "../operations/quotes/create.ts"
 import { executeQuote } from "../operations/quotes/execute-call.ts"
 import { getQuote } from "../operations/quotes/execute.ts"
+import { authorizeQuote, resendQuoteScaCode } from "../operations/quotes/authorize.ts"
+import { ScaAuthorization } from "../operations/sca/proof.ts"
 import { endpoint } from "./define.ts"
 
 /** Quotes: price a transfer, read it back, execute it (no list: the reference has none). */
@@ -42,5 +44,26 @@ export const quoteEndpoints = [
     signedRetry: true,
     idempotent: true,
     run: (r) => executeQuote(r.platform, r.params.quoteId, r.body, r.headers, r.target, r.idempotencyKey)
+  }),
+  endpoint({
+    group: "quotes",
+    name: "authorize",
+    method: "POST",
+    path: "/quotes/{quoteId}/authorize",
+    operationId: "authorizeQuote",
+    status: 200,
+    summary: "Satisfy a PENDING_AUTHORIZATION quote's SCA challenge (sandbox code 123456; needs an SCA session)",
+    body: ScaAuthorization,
+    run: (r) => authorizeQuote(r.platform, r.params.quoteId, r.body)
+  }),
+  endpoint({
+    group: "quotes",
+    name: "resendAuthorization",
+    method: "POST",
+    path: "/quotes/{quoteId}/authorize/resend",
+    operationId: "resendQuoteScaCode",
+    status: 204,
+    summary: "Send the SMS code of a quote's pending challenge again (same challenge, same expiry)",
+    run: (r) => resendQuoteScaCode(r.platform, r.params.quoteId)
   })
 ]

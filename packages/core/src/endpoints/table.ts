@@ -10,6 +10,7 @@ import { platformEndpoints } from "./platform.ts"
 import { quoteEndpoints } from "./quotes.ts"
 import { cryptoEndpoints, receiverEndpoints } from "./receivers.ts"
 import { sandboxEndpoints } from "./sandbox.ts"
+import { scaEndpoints } from "./sca.ts"
 import { sandboxPaymentEndpoints } from "./sandbox-payments.ts"
 import { verificationEndpoints } from "./verifications.ts"
 import { transactionEndpoints } from "./transactions.ts"
@@ -45,7 +46,8 @@ export const endpoints = [
   ...configEndpoints,
   ...tokenEndpoints,
   ...invitationEndpoints,
-  ...directoryEndpoints
+  ...directoryEndpoints,
+  ...scaEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { Conflict, ExternalAccountVerificationRequired, InvalidInput, Unauthorized } from "../domain/errors.ts"
+import { Conflict, ExternalAccountVerificationRequired, InvalidInput } from "../domain/errors.ts"
 import { invalidInput } from "../domain/field-errors.ts"
 import {
   type ExternalAccountRecord,
@@ -9,7 +9,8 @@ import {
   type OwnershipMethod
 } from "../domain/external-accounts/record.ts"
 import { rfc3339 } from "../domain/time.ts"
-import { lifetimes } from "../limits.ts"
+import { lifetimes, SCA_CHALLENGE_MS } from "../limits.ts"
+import { challengeMachine, type ScaProof } from "./sca-challenge.ts"
 import { LIVENESS_LINK_BASE } from "../sandbox/literals.ts"
 import { type Emitted, type Machine, next, refuse, thenFail } from "./transition.ts"
 
@@ -35,7 +36,7 @@ export type ExternalAccountEvent =
   | { readonly _tag: "VerifySignature"; readonly verifies: (messageToSign: string) => boolean }
   | { readonly _tag: "DecideLiveness"; readonly outcome: "PASSED" | "FAILED" }
   | { readonly _tag: "StartTrustChange"; readonly trust: boolean; readonly challengeId: string }
-  | { readonly _tag: "ConfirmTrustChange"; readonly trust: boolean; readonly challengeId: string | undefined; readonly codeMatches: boolean }
+  | { readonly _tag: "ConfirmTrustChange"; readonly trust: boolean; readonly challengeId: string | undefined; readonly proof: ScaProof }
 
 /** The statuses a transfer above the Travel Rule threshold may not use. */
 export const awaitsOwnership = (status: ExternalAccountStatus): boolean => status === "PENDING_OWNERSHIP_VERIFICATION" || status === "UNVERIFIED"
@@ -120,13 +121,18 @@ export const trustChangeRefusal = (account: ExternalAccountRecord, trust: boolea
 
 const confirmTrust = (account: ExternalAccountRecord, e: Extract<ExternalAccountEvent, { _tag: "ConfirmTrustChange" }>, now: number) => {
   const pending = account.trustChange
-  if (pending === undefined || pending.trust !== e.trust || now >= pending.expiresAtMs)
+  if (pending === undefined || pending.trust !== e.trust)
     return refuse<ExternalAccountRecord>(
       new Conflict({ message: `No ${e.trust ? "trust" : "untrust"} challenge is pending for this account`, details: { reason: "NO_PENDING_CHALLENGE" } })
     )
   if (e.challengeId !== undefined && e.challengeId !== pending.challengeId)
     return refuse<ExternalAccountRecord>(invalidInput([{ field: "challengeId", message: "does not name the pending challenge" }]))
-  if (!e.codeMatches) return refuse<ExternalAccountRecord>(new Unauthorized({ message: "SCA verification failed", details: { reason: "Invalid SCA code" } }))
+  // The shared SCA challenge rules (#224): expired 400, a wrong proof counted then 400, withdrawn after five.
+  const challenge = { id: pending.challengeId, factor: "SMS_OTP" as const, availableFactors: ["SMS_OTP" as const], expiresAtMs: pending.expiresAtMs, sentAtMs: 0, failedAttempts: pending.failedAttempts ?? 0 }
+  const answered = challengeMachine(challenge, { _tag: "Answer", proof: e.proof }, now)
+  if (Either.isLeft(answered)) return refuse<ExternalAccountRecord>(answered.left)
+  if (answered.right.answer !== undefined)
+    return thenFail<ExternalAccountRecord>({ ...account, trustChange: { ...pending, failedAttempts: answered.right.state!.failedAttempts } }, answered.right.answer)
   const { trustChange: _done, ...rest } = account
   return next<ExternalAccountRecord>({ ...rest, trusted: e.trust, updatedAt: rfc3339(now) })
 }
@@ -146,7 +152,7 @@ export const externalAccountStatus: Machine<ExternalAccountRecord, ExternalAccou
     case "StartTrustChange": {
       const refusal = trustChangeRefusal(account, event.trust)
       if (refusal !== undefined) return refuse(refusal)
-      return next({ ...account, trustChange: { challengeId: event.challengeId, trust: event.trust, expiresAtMs: now + lifetimes.otpMs } })
+      return next({ ...account, trustChange: { challengeId: event.challengeId, trust: event.trust, expiresAtMs: now + SCA_CHALLENGE_MS } })
     }
     case "ConfirmTrustChange":
       return confirmTrust(account, event, now)

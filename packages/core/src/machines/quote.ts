@@ -13,6 +13,8 @@ export interface QuoteState {
 
 /**
  * - Execute: an execute call, or (real-time funding) the funds arriving: the transfer starts.
+ * - RequireAuthorization: an SCA customer's quote must be authorized first (its creation with a
+ *   real-time source, or an execute call): PENDING to PENDING_AUTHORIZATION (DECISIONS #230).
  * - Authorize: a PENDING_AUTHORIZATION quote's challenge was satisfied; it may now be executed.
  * - Settle: the quote's transaction reached an end state; COMPLETED may still become FAILED
  *   (a receiving bank returns the payment, suffix 005).
@@ -20,6 +22,7 @@ export interface QuoteState {
  */
 export type QuoteEvent =
   | { readonly _tag: "Execute" }
+  | { readonly _tag: "RequireAuthorization" }
   | { readonly _tag: "Authorize" }
   | { readonly _tag: "Settle"; readonly outcome: "COMPLETED" | "FAILED" }
   | { readonly _tag: "Expire" }
@@ -54,6 +57,8 @@ export const quoteMachine: Machine<QuoteState, QuoteEvent> = (state, event, now)
   switch (event._tag) {
     case "Execute":
       return status === "PENDING" ? next({ ...state, status: "PROCESSING" }) : refuse(cannotExecute(status))
+    case "RequireAuthorization":
+      return status === "PENDING" ? next({ ...state, status: "PENDING_AUTHORIZATION" }) : refuse(cannotExecute(status))
     case "Authorize":
       return status === "PENDING_AUTHORIZATION" ? next({ ...state, status: "PENDING" }) : refuse(invalid(event._tag, status))
     case "Settle":

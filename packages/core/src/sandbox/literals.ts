@@ -6,7 +6,7 @@
 /** The sandbox's only OTP: delivery is skipped, HPKE is real. */
 export const OTP_SANDBOX_CODE = "000000"
 
-/** The reference's sandbox SCA code for SMS_OTP / TOTP proofs of beneficiary trust. */
+/** The reference's sandbox SCA code: every SMS_OTP and TOTP proof (logins, TOTP enrollment, beneficiary trust, quote authorization). */
 export const SANDBOX_SCA_CODE = "123456"
 
 /**

@@ -32,8 +32,8 @@ export interface ExternalAccountRecord {
   /** The outstanding ownership challenge, if any; a new one replaces it. */
   readonly challenge?: OwnershipChallengeRecord
   readonly trusted?: boolean
-  /** A pending SCA-confirmed trust change (sandbox code 123456). */
-  readonly trustChange?: { readonly challengeId: string; readonly trust: boolean; readonly expiresAtMs: number }
+  /** A pending SCA-confirmed trust change (sandbox code 123456), with the wrong proofs it took. */
+  readonly trustChange?: { readonly challengeId: string; readonly trust: boolean; readonly expiresAtMs: number; readonly failedAttempts?: number }
   /** owner|accountType|identifier: one account per owner and identifier (a second is 409). */
   readonly identityKey: string
   readonly createdAt: string

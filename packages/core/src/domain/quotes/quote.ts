@@ -4,6 +4,9 @@ import type { QuoteStatus } from "../../machines/quote.ts"
 import type { SandboxUmaOutcome } from "../../sandbox/uma-receivers.ts"
 import { quoteStatusAt } from "../../machines/quote.ts"
 import { rfc3339 } from "../time.ts"
+import type { ScaChallenge } from "../sca/records.ts"
+import { scaChallengeView } from "../../machines/sca-challenge.ts"
+import { SCA_PASSKEY_RP_ID } from "../../sandbox/sca.ts"
 import type { QuoteDestination, QuoteSource } from "./request.ts"
 
 /**
@@ -48,7 +51,17 @@ export interface QuoteRecord {
   /** A UMA destination held by a customer of this platform: credited when the quote executes. */
   readonly umaReceiverCustomerId?: string
   readonly executedAt?: string
+  /** While PENDING_AUTHORIZATION: the SCA challenge to satisfy (DECISIONS #230). */
+  readonly scaChallenge?: ScaChallenge
+  /** What the authorization releases: the execution, or (real-time funding) the payment instructions. */
+  readonly authorizationFor?: "EXECUTE" | "FUNDING"
+  /** The SCA authorization was given: executing it issues no second challenge. */
+  readonly authorized?: boolean
 }
+
+/** WebAuthn request options of a PASSKEY challenge: the assertion signs the UTF-8 of its hex string. */
+const passkeyOptionsOf = (c: ScaChallenge) =>
+  c.passkeyChallenge === undefined ? undefined : { challenge: Buffer.from(c.passkeyChallenge, "utf8").toString("base64url"), rpId: SCA_PASSKEY_RP_ID, userVerification: "preferred" }
 
 /** The resource as the API shows it (reference `Quote`), at `now` and with its transaction's status if executed. */
 export const quoteView = (q: QuoteRecord, now: number, status: QuoteStatus = quoteStatusAt(q, now)) => ({
@@ -66,6 +79,8 @@ export const quoteView = (q: QuoteRecord, now: number, status: QuoteStatus = quo
   feesIncluded: q.feesIncluded,
   platformFeesIncluded: 0,
   transactionId: q.transactionId,
-  ...(q.paymentInstructions === undefined ? {} : { paymentInstructions: q.paymentInstructions })
+  // Real-time funding instructions are withheld until an SCA authorization releases them.
+  ...(q.paymentInstructions === undefined || (q.authorizationFor === "FUNDING" && q.authorized !== true) ? {} : { paymentInstructions: q.paymentInstructions }),
+  ...(status === "PENDING_AUTHORIZATION" && q.scaChallenge !== undefined ? { scaChallenge: scaChallengeView(q.scaChallenge, passkeyOptionsOf(q.scaChallenge)) } : {})
 })
 export type QuoteView = ReturnType<typeof quoteView>

@@ -56,11 +56,12 @@ export const QuoteRequest = Schema.Struct({
   description: optional(Schema.String.pipe(Schema.maxLength(1024))),
   remittanceInformation: optional(Schema.String.pipe(Schema.maxLength(80))),
   purposeOfPayment: optional(PurposeOfPayment),
-  senderCustomerInfo: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  senderCustomerInfo: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  scaFactor: optional(Schema.Literal("SMS_OTP", "PASSKEY", "TOTP"))
 })
 export type QuoteRequest = typeof QuoteRequest.Type
 
-/** `POST /quotes/{id}/execute`'s optional body (the SCA factor is accepted and has no effect: no SCA on quotes yet). */
+/** `POST /quotes/{id}/execute`'s optional body: the factor of the SCA challenge an SCA customer's execution issues. */
 export const ExecuteQuoteRequest = Schema.Struct({
   scaFactor: optional(Schema.Literal("SMS_OTP", "PASSKEY", "TOTP"))
 })

@@ -4,6 +4,7 @@ import { IdempotencyKeys, Quotes } from "../collections.ts"
 import { IdSchema } from "../ids.ts"
 import { QuoteDestination, QuoteSource } from "../quotes/request.ts"
 import { quoteStatuses } from "../../machines/quote.ts"
+import { ScaChallengeState } from "./sca-state.ts"
 
 /**
  * Quotes and idempotency keys in a state document (DECISIONS #199): the fields execution, the
@@ -37,7 +38,10 @@ export const QuoteState = Schema.Struct({
   outcomeSuffix: optional(Schema.String),
   umaOutcome: optional(Schema.Literal("SUCCESS", "PENDING_LONG", "FAIL_COMPLIANCE")),
   umaReceiverCustomerId: optional(IdSchema("Customer")),
-  executedAt: optional(DateTimeString)
+  executedAt: optional(DateTimeString),
+  scaChallenge: optional(ScaChallengeState),
+  authorizationFor: optional(Schema.Literal("EXECUTE", "FUNDING")),
+  authorized: optional(Schema.Boolean)
 })
 
 export const IdempotencyKeyState = Schema.Struct({

@@ -44,6 +44,7 @@ import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
 import { TransactionState } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 import { quoteStateCollections } from "./quote-state.ts"
+import { scaStateCollections } from "./sca-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
 import { invitationStateCollections } from "./invitation-state.ts"
 
@@ -79,7 +80,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: ReceiverLookups, schema: ReceiverLookupState },
   ...quoteStateCollections,
   ...invitationStateCollections,
-  { collection: DelegatedKeys, schema: DelegatedKeyState }
+  { collection: DelegatedKeys, schema: DelegatedKeyState },
+  ...scaStateCollections
 ]
 
 export interface PlatformState {

@@ -95,7 +95,7 @@ export const signedInputs: Readonly<Record<string, Schema.Schema.Any>> = {
   refreshSession: Schema.Struct({ sessionId: Id, clientPublicKey: ClientPublicKey }),
   exportWallet: Schema.Struct({ accountId: Id, clientPublicKey: UncompressedPublicKey }),
   updateInternalAccount: Schema.Struct({ accountId: Id, privateEnabled: Schema.Boolean }),
-  executeQuote: Schema.Struct({ quoteId: Id }),
+  executeQuote: Schema.Struct({ quoteId: Id, scaFactor: optional(Schema.Literal("SMS_OTP", "PASSKEY", "TOTP")) }),
   // The two signed legs of a delegated key's creation (DECISIONS #262).
   createDelegatedKey: Schema.Union(
     Schema.Struct({ step: Schema.Literal("CREATE_USER"), delegatedKeyId: Id, cardId: Id, accountId: Id, fundingSourceId: Id, nickname: Schema.String, bodySha256: Hex(32), path: Schema.String }),
@@ -181,7 +181,7 @@ export const ExternalAccountState = Schema.Struct({
   sandboxTransferSuffix: optional(Schema.String),
   challenge: optional(OwnershipChallenge),
   trusted: optional(Schema.Boolean),
-  trustChange: optional(Schema.Struct({ challengeId: Schema.String, trust: Schema.Boolean, expiresAtMs: Millis })),
+  trustChange: optional(Schema.Struct({ challengeId: Schema.String, trust: Schema.Boolean, expiresAtMs: Millis, failedAttempts: optional(Count) })),
   identityKey: Schema.String,
   ...stamps
 })

@@ -16,9 +16,13 @@ const decodeKey = decodeInput(IdempotencyKey, ["Idempotency-Key"])
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
   sha256Hex(`${method} ${path}\n${canonicalJson(body ?? null)}`)
 
-/** The answers worth replaying: a final one. A signed retry's 202 challenge or a PROCESSING hold is not. */
+/**
+ * The answers worth replaying: a final one. A signed retry's 202 challenge or a PROCESSING hold is
+ * not; a quote created PENDING_AUTHORIZATION (202 with the quote, #230) is.
+ */
+const isHeldQuote = (r: Reply) => r.status === 202 && (r.body as { status?: unknown } | undefined)?.status === "PENDING_AUTHORIZATION"
 const isFinal = (r: Reply): boolean =>
-  r.status >= 200 && r.status < 300 && r.status !== 202 && !(r.status === 200 && (r.body as { status?: unknown } | undefined)?.status === "PROCESSING" && Object.keys(r.body as object).length <= 2)
+  r.status >= 200 && r.status < 300 && (r.status !== 202 || isHeldQuote(r)) && !(r.status === 200 && (r.body as { status?: unknown } | undefined)?.status === "PROCESSING" && Object.keys(r.body as object).length <= 2)
 
 /**
  * Runs `program` at most once per platform and `Idempotency-Key` (DECISIONS #191): the first

@@ -1,7 +1,6 @@
-import { Clock, Effect, Either, Option, Schema } from "effect"
-import { Customers, ExternalAccounts } from "../../domain/collections.ts"
+import { Clock, Effect, Either, Schema } from "effect"
+import { ExternalAccounts } from "../../domain/collections.ts"
 import { optional } from "../../domain/common.ts"
-import { Conflict } from "../../domain/errors.ts"
 import type { ExternalAccountRecord } from "../../domain/external-accounts/record.ts"
 import { invalidInput } from "../../domain/field-errors.ts"
 import { makeId } from "../../domain/ids.ts"
@@ -10,28 +9,26 @@ import { rfc3339 } from "../../domain/time.ts"
 import { externalAccountStatus, trustChangeRefusal } from "../../machines/external-account-status.ts"
 import { commitStep } from "../common/step.ts"
 import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
-import { constantTimeEqual } from "../../crypto/secrets.ts"
-import { utf8 } from "../../crypto/encoding.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 import { loadExternalAccount } from "./external-accounts.ts"
-import { SCA_COUNTRIES } from "../../sandbox/sca.ts"
-import { SANDBOX_SCA_CODE } from "../../sandbox/literals.ts"
-
+import { loadScaCustomer, requireSession, scaNotRequired } from "../sca/customer.ts"
+import { judgeProof, proofFields, proofProblems } from "../sca/proof.ts"
 
 export const TrustConfirmBody = Schema.Struct({
   challengeId: optional(Schema.NullOr(Schema.String)),
-  code: optional(Schema.NullOr(Schema.String)),
-  passkeyAssertion: optional(Schema.NullOr(Schema.Unknown)),
-  origin: optional(Schema.NullOr(Schema.String))
+  ...proofFields
 })
 
-const scaCustomer = (platform: PlatformRecord, customerId: string | undefined) =>
+/**
+ * Trust changes are for an SCA customer with an open SCA session (DECISIONS #220, #226): 409
+ * CONFLICT outside SCA regions, 409 SCA_SESSION_REQUIRED without a session.
+ */
+const scaCustomerWithSession = (platform: PlatformRecord, customerId: string | undefined) =>
   Effect.gen(function* () {
-    const customer = customerId === undefined ? Option.none() : yield* (yield* Store).get(Customers, platform.id, customerId)
-    const country = Option.isSome(customer) ? (customer.value.address?.country ?? customer.value.nationality) : undefined
-    if (country === undefined || !SCA_COUNTRIES.has(country))
-      return yield* new Conflict({ message: "Beneficiary trust applies only to customers in SCA-regulated regions (EU/EEA)", details: { reason: "SCA_NOT_REQUIRED" } })
+    if (customerId === undefined) return yield* scaNotRequired()
+    const customer = yield* Effect.catchTag(loadScaCustomer(platform, customerId), "USER_NOT_FOUND", () => scaNotRequired())
+    return yield* requireSession(platform, customer.id)
   })
 
 /** POST …/{id}/trust and …/untrust: issues the SCA challenge the confirm call must satisfy. */
@@ -40,7 +37,7 @@ export const startTrustChange = (platform: PlatformRecord, id: string, trust: bo
     platform.id,
     Effect.gen(function* () {
       const account = yield* loadExternalAccount(platform, id, "customers")
-      yield* scaCustomer(platform, account.customerId)
+      yield* scaCustomerWithSession(platform, account.customerId)
       // The challenge id is drawn only for a change the machine will accept.
       const refusal = trustChangeRefusal(account, trust)
       if (refusal !== undefined) return yield* refusal
@@ -66,23 +63,29 @@ const trustChallengeView = (account: ExternalAccountRecord) => {
   }
 }
 
-/** POST …/trust/confirm and …/untrust/confirm: the SCA proof (sandbox code 123456) → `{trusted}`. */
+/**
+ * POST …/trust/confirm and …/untrust/confirm: the SCA proof (sandbox code 123456) → `{trusted}`.
+ * A wrong code is counted and answered 400; the fifth withdraws the challenge (#224).
+ */
 export const confirmTrustChange = (platform: PlatformRecord, id: string, body: unknown, trust: boolean) =>
   Effect.gen(function* () {
     const input = decodeBody(TrustConfirmBody)(body)
     if (Either.isLeft(input)) return yield* input.left
-    const { code, challengeId } = input.right
-    if (typeof code !== "string")
-      return yield* invalidInput([{ field: "code", message: "is required: the sandbox proves SCA with the SMS_OTP / TOTP code (123456)" }])
+    const problems = proofProblems(input.right)
+    if (problems.length > 0) return yield* invalidInput(problems)
+    const { challengeId } = input.right
     return yield* commitStep(
       platform.id,
       Effect.gen(function* () {
         const account = yield* loadExternalAccount(platform, id, "customers")
+        const profile = yield* scaCustomerWithSession(platform, account.customerId)
+        const pending = account.trustChange
+        const challenge = { id: pending?.challengeId ?? "", factor: "SMS_OTP" as const, availableFactors: ["SMS_OTP" as const], expiresAtMs: 0, sentAtMs: 0, failedAttempts: 0 }
         const event = {
           _tag: "ConfirmTrustChange" as const,
           trust,
           challengeId: typeof challengeId === "string" ? challengeId : undefined,
-          codeMatches: constantTimeEqual(utf8(code), utf8(SANDBOX_SCA_CODE))
+          proof: judgeProof(profile, challenge, input.right).proof
         }
         const transition = yield* externalAccountStatus(account, event, yield* Clock.currentTimeMillis)
         return { transition, save: putAccount(platform), view: (a: ExternalAccountRecord) => ({ trusted: a.trusted === true }) }

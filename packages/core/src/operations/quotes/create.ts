@@ -17,6 +17,7 @@ import { idempotent, requestFingerprint } from "../common/idempotency.ts"
 import { checkTravelRule } from "../external-accounts/travel-rule.ts"
 import { loadCustomer } from "../customers/customers.ts"
 import { startExecution } from "./execute.ts"
+import { checkScaFactor, quoteChallenge } from "./sca.ts"
 import { equivalent, priceQuote, quoteRate } from "./rates.ts"
 import { accountIdProblems, currencyOfAccount, resolveAccount, type ResolvedAccount } from "./resolve.ts"
 import { resolveUmaDestination } from "./resolve.ts"
@@ -68,6 +69,7 @@ const buildQuote = (platform: PlatformRecord, body: unknown) =>
     const request = decodeRequest(body)
     if (Either.isLeft(request)) return yield* request.left
     const req = request.right
+    yield* checkScaFactor(req.scaFactor)
     const now = yield* Clock.currentTimeMillis
 
     // Where the money comes from.
@@ -148,8 +150,18 @@ const buildQuote = (platform: PlatformRecord, body: unknown) =>
     const store = yield* Store
     return yield* store.transaction(
       Effect.gen(function* () {
+        // An SCA customer's real-time funded quote is held for authorization, its funding
+        // instructions withheld until then: 202 (#230).
+        if (req.source.sourceType === "REALTIME_FUNDING") {
+          const challenge = yield* quoteChallenge(platform, quote, "FUNDING", req.scaFactor, now)
+          if (challenge !== undefined) {
+            const held: QuoteRecord = { ...quote, status: "PENDING_AUTHORIZATION", scaChallenge: challenge, authorizationFor: "FUNDING" }
+            yield* store.put(Quotes, platform.id, held)
+            return reply(202, quoteView(held, now))
+          }
+        }
         yield* store.put(Quotes, platform.id, quote)
-        const view = req.immediatelyExecute === true ? yield* startExecution(platform, quote, now) : undefined
+        const view = req.immediatelyExecute === true ? yield* startExecution(platform, quote, now, req.scaFactor) : undefined
         return reply(201, view ?? quoteView(quote, now))
       })
     )

@@ -11,6 +11,8 @@ import { startTransaction } from "../transactions/outcomes.ts"
 import { transactionOf } from "./transaction-of.ts"
 import { creditUmaPayment } from "./uma-credit.ts"
 import { umaIncomingOutcome } from "../../sandbox/uma-outcomes.ts"
+import type { ScaFactor } from "../../domain/sca/records.ts"
+import { quoteChallenge } from "./sca.ts"
 
 export const quoteNotFound = (id: string) => new QuoteNotFound({ message: `Quote ${id} not found`, details: { id } })
 
@@ -71,16 +73,29 @@ const creditUmaPayee = (platform: PlatformRecord, quote: QuoteRecord, senderUma:
  * ledger at once (an internal source without the money available refuses the whole execution
  * with 400 INVALID_AMOUNT, and nothing is written). Answers the quote as it stands after.
  */
-export const startExecution = (platform: PlatformRecord, quote: QuoteRecord, now: number) =>
+export const startExecution = (platform: PlatformRecord, quote: QuoteRecord, now: number, scaFactor?: ScaFactor) =>
   Effect.gen(function* () {
     const stepped = quoteMachine(quote, { _tag: "Execute" }, now)
     if (Either.isLeft(stepped)) return yield* Effect.fail(stepped.left)
     const store = yield* Store
+    // An SCA customer's execution waits for its authorization (#230); a real-time funded quote
+    // was authorized when it was created.
+    if (quote.authorized !== true && quote.sourceKind !== "REALTIME") {
+      const challenge = yield* quoteChallenge(platform, quote, "EXECUTE", scaFactor, now)
+      if (challenge !== undefined) {
+        const held = quoteMachine(quote, { _tag: "RequireAuthorization" }, now)
+        if (Either.isLeft(held)) return yield* Effect.fail(held.left)
+        const pending: QuoteRecord = { ...quote, status: held.right.state.status, scaChallenge: challenge, authorizationFor: "EXECUTE" }
+        yield* store.put(Quotes, platform.id, pending)
+        return quoteView(pending, now)
+      }
+    }
     const customer = quote.customerId === undefined ? Option.none() : yield* store.get(Customers, platform.id, quote.customerId)
     const { created, plan } = transactionOf(platform, quote, Option.isSome(customer) ? customer.value.platformCustomerId : undefined, now)
     const { latest } = yield* startTransaction(platform.id, created, plan)
     yield* creditUmaPayee(platform, quote, Option.isSome(customer) ? customer.value.umaAddress : undefined)
-    const executed: QuoteRecord = { ...quote, status: stepped.right.state.status as QuoteStatus, executedAt: rfc3339(now) }
+    const { scaChallenge: _done, ...rest } = quote
+    const executed: QuoteRecord = { ...rest, status: stepped.right.state.status as QuoteStatus, executedAt: rfc3339(now) }
     yield* store.put(Quotes, platform.id, executed)
     const settled = quoteStatusForTransaction(latest.status)
     return quoteView(executed, now, settled ?? executed.status)
