@@ -13,6 +13,9 @@ import type { AnyEndpoint } from "./define.ts"
 const transact = new Set([
   "createQuote",
   "executeQuote",
+  // Authorizing a held quote releases its payment (DECISIONS #230).
+  "authorizeQuote",
+  "resendQuoteScaCode",
   "createTransferIn",
   "createTransferOut",
   "approvePendingPayment",
