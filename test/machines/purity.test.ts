@@ -19,7 +19,7 @@ describe("machines/ is pure", () => {
   })
   it("holds the machines the design names", () => {
     expect(files.sort()).toEqual(
-      ["contact-verification.ts", "credential-set.ts", "external-account-status.ts", "kyc.ts", "ledger.ts", "otp.ts", "outbox-delivery.ts", "quote.ts", "session.ts", "signed-request.ts", "transaction.ts", "transition.ts", "verification-requirements.ts", "verification.ts"]
+      ["card-transaction.ts", "card.ts", "contact-verification.ts", "credential-set.ts", "external-account-status.ts", "kyc.ts", "ledger.ts", "otp.ts", "outbox-delivery.ts", "quote.ts", "session.ts", "signed-request.ts", "transaction.ts", "transition.ts", "verification-requirements.ts", "verification.ts"]
     )
   })
 })

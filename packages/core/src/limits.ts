@@ -173,3 +173,13 @@ export const TRANSFER_MAX_USD_CENTS = 10_000_000
  * rails); after it, it is EXPIRED and executing it is 409.
  */
 export const QUOTE_LIFETIME_MS = 5 * 60_000
+
+/**
+ * Cards (DECISIONS #202–#205): a card whose platformCardId ends 005 activates this long after it
+ * was issued; an authorization at a merchant whose descriptor ends 005 has its pull confirmed
+ * this long after it; a reveal URL works this long; a card expires this many years after issue.
+ */
+export const CARD_ACTIVATION_DELAY_MS = 30_000
+export const CARD_PULL_DELAY_MS = 30_000
+export const CARD_REVEAL_LIFETIME_MS = 5 * 60_000
+export const CARD_VALIDITY_YEARS = 3

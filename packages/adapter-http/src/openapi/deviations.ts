@@ -32,6 +32,12 @@ export interface Deviations {
    * wallet is a signed retry, whose first answer is the 202 challenge (#196).
    */
   readonly addedErrorResponses: Readonly<Record<string, Readonly<Record<string, string>>>>
+  /**
+   * Error codes an operation answers that the reference documents in its description but leaves
+   * out of the status's code enum, by operationId and status: FUNDING_SOURCE_INELIGIBLE on the
+   * card writes (DECISIONS #204).
+   */
+  readonly addedErrorCodes: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<string>>>>>
   /** Headers the spec renames, reference name → Tessera's: the reference's name is accepted as an alias (DECISIONS #2). */
   readonly headerNames: Readonly<Record<string, string>>
 }
@@ -66,5 +72,9 @@ export const deviations: Deviations = {
   ]),
   // executeQuote: the spec makes it a signed retry, whose first call is the 202 challenge (#196).
   addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" }, executeQuote: { "202": "SignedRequestChallenge" } },
+  addedErrorCodes: {
+    createCard: { "400": ["FUNDING_SOURCE_INELIGIBLE"] },
+    updateCardById: { "400": ["FUNDING_SOURCE_INELIGIBLE"] }
+  },
   headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
 }

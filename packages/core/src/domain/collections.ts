@@ -10,11 +10,12 @@ import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
-import type { TransactionRecord } from "./transactions/transaction.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
 import type { ReceiverLookupRecord } from "./receivers/lookup.ts"
+import type { CardRecord } from "./cards/card.ts"
+import type { StoredTransaction } from "./transactions/stored.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -108,15 +109,17 @@ export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
 export const BulkImportJobs = collection<BulkImportJobRecord>()("bulkImportJobs", (j) => j.id)
 
 /**
- * Transactions (OUTGOING and INCOMING), with the reference's list filters as indexes. The
+ * Transactions (OUTGOING, INCOMING and CARD), with the reference's list filters as indexes. The
  * identifiers are the accounts' ids and their rail identifiers (account number, address).
  */
-export const Transactions = collection<TransactionRecord>()("transactions", (t) => t.id, {
+export const Transactions = collection<StoredTransaction>()("transactions", (t) => t.id, {
   customerId: { kind: "plain", keys: (t) => t.customerId },
   platformCustomerId: { kind: "plain", keys: (t) => t.platformCustomerId },
   status: { kind: "plain", keys: (t) => t.status },
   type: { kind: "plain", counted: true, keys: (t) => t.type },
-  reference: { kind: "plain", keys: (t) => t.reference },
+  reference: { kind: "plain", keys: (t) => (t.type === "CARD" ? undefined : t.reference) },
+  // A card's transactions (the card simulators find their parent by it).
+  card: { kind: "plain", keys: (t) => (t.type === "CARD" ? t.cardId : undefined) },
   senderIdentifier: { kind: "plain", keys: (t) => t.senderIdentifiers },
   receiverIdentifier: { kind: "plain", keys: (t) => t.receiverIdentifiers },
   accountIdentifier: { kind: "plain", keys: (t) => [...new Set([...t.senderIdentifiers, ...t.receiverIdentifiers])] },
@@ -139,3 +142,14 @@ export const Quotes = collection<QuoteRecord>()("quotes", (q) => q.id)
 
 /** The first answer to each `Idempotency-Key` of a platform, replayed for the same request. */
 export const IdempotencyKeys = collection<IdempotencyRecord>()("idempotencyKeys", (k) => k.id)
+
+/**
+ * Cards (`POST /cards`), with the reference's list filters as indexes; `accountId` is each bound
+ * funding source.
+ */
+export const Cards = collection<CardRecord>()("cards", (c) => c.id, {
+  cardholderId: { kind: "plain", keys: (c) => c.cardholderId },
+  accountId: { kind: "plain", keys: (c) => c.fundingSources },
+  platformCardId: { kind: "plain", keys: (c) => c.platformCardId },
+  state: { kind: "plain", keys: (c) => c.state }
+})

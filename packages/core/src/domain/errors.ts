@@ -53,6 +53,8 @@ export class PasskeyCredentialAlreadyExists extends Schema.TaggedError<PasskeyCr
 export class StablecoinProviderAccountInvalid extends Schema.TaggedError<StablecoinProviderAccountInvalid>()("STABLECOIN_PROVIDER_ACCOUNT_INVALID", fields) { readonly status = 400 }
 export class StablecoinProviderAccountRevoked extends Schema.TaggedError<StablecoinProviderAccountRevoked>()("STABLECOIN_PROVIDER_ACCOUNT_REVOKED", fields) { readonly status = 400 }
 export class StablecoinProviderAccountSelectionRequired extends Schema.TaggedError<StablecoinProviderAccountSelectionRequired>()("STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED", fields) { readonly status = 400 }
+// Documented for createCard and updateCardById but missing from the reference's Error400 enum (a stated deviation).
+export class FundingSourceIneligible extends Schema.TaggedError<FundingSourceIneligible>()("FUNDING_SOURCE_INELIGIBLE", fields) { readonly status = 400 }
 export class CardholderKycNotApproved extends Schema.TaggedError<CardholderKycNotApproved>()("CARDHOLDER_KYC_NOT_APPROVED", fields) { readonly status = 400 }
 export class TransactionSizeLimitExceeded extends Schema.TaggedError<TransactionSizeLimitExceeded>()("TRANSACTION_SIZE_LIMIT_EXCEEDED", fields) { readonly status = 400 }
 export class ExternalAccountVerificationRequired extends Schema.TaggedError<ExternalAccountVerificationRequired>()("EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED", fields) { readonly status = 400 }
@@ -65,6 +67,9 @@ export class WalletSignatureMalformed extends Schema.TaggedError<WalletSignature
 export class WalletSignatureBodyMismatch extends Schema.TaggedError<WalletSignatureBodyMismatch>()("WALLET_SIGNATURE_BODY_MISMATCH", fields) { readonly status = 401 }
 export class WalletSignatureInvalid extends Schema.TaggedError<WalletSignatureInvalid>()("WALLET_SIGNATURE_INVALID", fields) { readonly status = 401 }
 export class RequestIdMissing extends Schema.TaggedError<RequestIdMissing>()("REQUEST_ID_MISSING", fields) { readonly status = 401 }
+
+// 403
+export class Forbidden extends Schema.TaggedError<Forbidden>()("FORBIDDEN", fields) { readonly status = 403 }
 
 // 404
 export class TransactionNotFound extends Schema.TaggedError<TransactionNotFound>()("TRANSACTION_NOT_FOUND", fields) { readonly status = 404 }

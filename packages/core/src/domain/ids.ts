@@ -24,7 +24,10 @@ export const idTypes = [
   // A ledger movement (the journal's lines; never answered by the reference's API).
   "LedgerMovement",
   // A receiver lookup (`GET /receiver/...`): the `lookupId` a quote names.
-  "Lookup"
+  "Lookup",
+  // A card (`POST /cards`) and a transaction on one (the sandbox card simulators).
+  "Card",
+  "CardTransaction"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

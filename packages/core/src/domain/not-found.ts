@@ -13,7 +13,8 @@ const referenced = {
   Session: "Session",
   BeneficialOwner: "Beneficial owner",
   Verification: "Verification",
-  Document: "Document"
+  Document: "Document",
+  Card: "Card"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

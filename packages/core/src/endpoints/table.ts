@@ -1,4 +1,5 @@
 import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
+import { cardEndpoints, sandboxCardEndpoints } from "./cards.ts"
 import { customerEndpoints } from "./customers.ts"
 import { documentEndpoints } from "./documents.ts"
 import { exchangeRateEndpoints } from "./exchange-rates.ts"
@@ -35,7 +36,9 @@ export const endpoints = [
   ...receiverEndpoints,
   ...cryptoEndpoints,
   ...quoteEndpoints,
-  ...sandboxPaymentEndpoints
+  ...sandboxPaymentEndpoints,
+  ...cardEndpoints,
+  ...sandboxCardEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

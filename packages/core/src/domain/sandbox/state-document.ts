@@ -16,8 +16,10 @@ import {
   Sessions,
   SignedRequests,
   Transactions,
-  Verifications
+  Verifications,
+  Cards
 } from "../collections.ts"
+import { CardRecordState, CardTransactionState } from "./card-state.ts"
 import { DateTimeString } from "../common.ts"
 import { InvalidInput } from "../errors.ts"
 import { identityKeyOf } from "../external-accounts/record.ts"
@@ -71,10 +73,12 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
-  { collection: Transactions, schema: TransactionState },
+  // A payment or a card transaction (its `type` is CARD).
+  { collection: Transactions, schema: Schema.Union(TransactionState, CardTransactionState) },
   ...ledgerStateCollections,
   { collection: ReceiverLookups, schema: ReceiverLookupState },
-  ...quoteStateCollections
+  ...quoteStateCollections,
+  { collection: Cards, schema: CardRecordState }
 ]
 
 export interface PlatformState {
@@ -133,7 +137,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: BeneficialOwners.name, field: "customerId", target: Customers.name },
   { collection: Verifications.name, field: "customerId", target: Customers.name },
   { collection: KycLinks.name, field: "customerId", target: Customers.name },
-  { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name }
+  { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name },
+  { collection: Cards.name, field: "cardholderId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {
