@@ -29,7 +29,8 @@ export interface Deviations {
    * Statuses an operation answers that the reference leaves out of its responses, with the
    * reference's schema for them: a bulk CSV that is not CSV cannot be accepted with a 202, and
    * the reference declares no 400 for the upload (#159); executing a quote from an embedded
-   * wallet is a signed retry, whose first answer is the 202 challenge (#196).
+   * wallet is a signed retry, whose first answer is the 202 challenge (#196); a card reveal's
+   * optional client key can be malformed (#205).
    */
   readonly addedErrorResponses: Readonly<Record<string, Readonly<Record<string, string>>>>
   /**
@@ -71,7 +72,8 @@ export const deviations: Deviations = {
     "executeQuote"
   ]),
   // executeQuote: the spec makes it a signed retry, whose first call is the 202 challenge (#196).
-  addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" }, executeQuote: { "202": "SignedRequestChallenge" } },
+  // revealCard: the reference takes no body; Tessera's optional clientPublicKey can be malformed (#205).
+  addedErrorResponses: { uploadCustomersCsv: { "400": "Error400" }, executeQuote: { "202": "SignedRequestChallenge" }, revealCard: { "400": "Error400" } },
   addedErrorCodes: {
     createCard: { "400": ["FUNDING_SOURCE_INELIGIBLE"] },
     updateCardById: { "400": ["FUNDING_SOURCE_INELIGIBLE"] }
