@@ -131,7 +131,7 @@ export const start = (r: StartRequest, now: number): Step => {
 
 /** What happens to an existing card transaction. `available` is its funding source's available balance now. */
 export type CardTransactionEvent =
-  | { readonly _tag: "Clear"; readonly amount: number; readonly available: number; readonly pullFails: boolean }
+  | { readonly _tag: "Clear"; readonly amount: number; readonly available: number }
   | { readonly _tag: "Return"; readonly amount: number }
   | { readonly _tag: "Advise"; readonly amount: number; readonly available: number }
   | { readonly _tag: "ReverseReturn"; readonly available: number }
@@ -144,7 +144,7 @@ const isOpen = (t: CardTransactionRecord) => t.status === "AUTHORIZED" || t.stat
 
 const touch = (t: CardTransactionRecord, now: number) => ({ ...t, lastEventAt: rfc3339(now), updatedAt: rfc3339(now) })
 
-const clear = (t: CardTransactionRecord, amount: number, available: number, pullFails: boolean, now: number): Step => {
+const clear = (t: CardTransactionRecord, amount: number, available: number, now: number): Step => {
   const base = touch(t, now)
   const settlementSummary = amount === 0 ? t.settlementSummary : { count: t.settlementSummary.count + 1, totalAmount: t.settlementSummary.totalAmount + amount }
   const settledAmount = t.settledAmount + amount
@@ -160,9 +160,10 @@ const clear = (t: CardTransactionRecord, amount: number, available: number, pull
     const held = t.held - amount
     return changed({ ...base, status: held > 0 ? "PARTIALLY_SETTLED" : "SETTLED", held, settledAmount, settlementSummary }, [{ kind: "SETTLE", amount }])
   }
-  // Over-auth: the hold settles and the excess is pulled after the fact, if the source covers it.
+  // Over-auth: the hold settles and the excess is pulled after the fact, if the source covers it;
+  // if not, the network was paid but the pull failed: EXCEPTION, and nothing more is taken.
   const excess = amount - t.held
-  const pulled = !pullFails && available >= excess
+  const pulled = available >= excess
   return changed(
     {
       ...base,
@@ -180,7 +181,7 @@ export const cardTransactionStep = (t: CardTransactionRecord, event: CardTransac
   switch (event._tag) {
     case "Clear":
       if (!isOpen(t)) return wrongState(t, ["AUTHORIZED", "PARTIALLY_SETTLED"])
-      return Either.right(clear(t, event.amount, event.available, event.pullFails, now))
+      return Either.right(clear(t, event.amount, event.available, now))
     case "Return": {
       if (t.direction !== "DEBIT" || (t.status !== "SETTLED" && t.status !== "PARTIALLY_SETTLED") || t.settledAmount === 0)
         return wrongState(t, ["SETTLED", "PARTIALLY_SETTLED (a debit with a settled clearing)"])

@@ -34,11 +34,6 @@ export const merchantSuffixTable: ReadonlyArray<{ readonly suffix: string; reado
 export const decisioningOutcome = (descriptor: string): DecisioningOutcome =>
   merchantSuffixTable.find((r) => r.suffix === descriptor.slice(-3))?.outcome ?? "APPROVED"
 
-/**
- * Whether the post-hoc pull of an over-auth clearing fails: the parent transaction's merchant
- * descriptor ends in 002 (the pull "on the funding source fails", as on authorization).
- */
-export const postHocPullFails = (descriptor: string): boolean => decisioningOutcome(descriptor) === "INSUFFICIENT_FUNDS"
 
 /** The Luhn check digit of a string of digits. */
 export const luhnCheckDigit = (digits: string): string => {

@@ -15,7 +15,7 @@ import { cardRefusal, type CardTransactionEvent, cardTransactionStep, type Step,
 import { Ids } from "../../ports/ids.ts"
 import { Notifier } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, Store } from "../../ports/store.ts"
-import { decisioningOutcome, postHocPullFails } from "../../sandbox/cards.ts"
+import { decisioningOutcome } from "../../sandbox/cards.ts"
 import { runDueStepsOf } from "../transactions/due-runner.ts"
 import { transactionNotFound } from "../transactions/transactions.ts"
 import { availableOf, postCardMoves } from "./ledger.ts"
@@ -129,12 +129,7 @@ const onTransaction = (
 export const simulateClearing = (platform: PlatformRecord, cardId: string, body: unknown) =>
   Effect.gen(function* () {
     const input = yield* decodeInput(SimClearing)(body)
-    return yield* onTransaction(platform, cardId, input.cardTransactionId, (t, available) => ({
-      _tag: "Clear",
-      amount: input.amount,
-      available,
-      pullFails: postHocPullFails(t.merchant.descriptor)
-    }))
+    return yield* onTransaction(platform, cardId, input.cardTransactionId, (_, available) => ({ _tag: "Clear", amount: input.amount, available }))
   })
 
 export const simulateReturn = (platform: PlatformRecord, cardId: string, body: unknown) =>
