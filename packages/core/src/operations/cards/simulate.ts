@@ -58,6 +58,8 @@ const platformCustomerIdOf = (platform: PlatformRecord, card: CardRecord) =>
 export const simulateStart = (kind: StartKind) => (platform: PlatformRecord, cardId: string, body: unknown) =>
   Effect.gen(function* () {
     const input = yield* decodeInput(SimAuthorization)(body)
+    // A card whose activation is due is ACTIVE by now.
+    yield* runDueStepsOf(platform.id, cardId)
     const store = yield* Store
     return yield* store.transaction(
       Effect.gen(function* () {
@@ -90,6 +92,7 @@ export const simulateStart = (kind: StartKind) => (platform: PlatformRecord, car
 export const simulateBalanceInquiry = (platform: PlatformRecord, cardId: string, body: unknown) =>
   Effect.gen(function* () {
     const input = yield* decodeInput(SimBalanceInquiry)(body)
+    yield* runDueStepsOf(platform.id, cardId)
     const card = yield* loadCard(platform, cardId)
     const token = yield* newToken
     const outcome = decisioningOutcome(input.merchant.descriptor)
