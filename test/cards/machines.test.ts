@@ -107,29 +107,38 @@ const apply = (b: Books, moves: ReadonlyArray<CardMove>) => {
 
 type Op =
   | { readonly op: "start"; readonly kind: StartKind; readonly amount: number; readonly outcome: DecisioningOutcome }
-  | { readonly op: "event"; readonly target: number; readonly event: (available: number) => CardTransactionEvent }
+  | { readonly op: "event"; readonly target: number; readonly event: (t: CardTransactionRecord, available: number) => CardTransactionEvent }
 
 const amount = fc.integer({ min: 1, max: 5_000 })
+/** Amounts relative to the transaction (a share of what is held, settled or refunded), so steps land often. */
+type EventOf = (t: CardTransactionRecord, available: number) => CardTransactionEvent
+const share = fc.constantFrom(0, 0.5, 1, 1, 1.5)
+const arbEventOf: fc.Arbitrary<EventOf> = fc.oneof(
+  { weight: 3, arbitrary: share.map((k): EventOf => (t, available) => ({ _tag: "Clear", amount: Math.round(k * (t.held || t.authorizedAmount)), available })) },
+  { weight: 2, arbitrary: fc.constantFrom(0.5, 1, 1).map((k): EventOf => (t) => ({ _tag: "Return", amount: Math.max(1, Math.round(k * (t.settledAmount - t.refundedAmount))) })) },
+  { weight: 2, arbitrary: share.map((k): EventOf => (t, available) => ({ _tag: "Advise", amount: Math.max(1, Math.round(k * t.authorizedAmount)), available })) },
+  { weight: 1, arbitrary: fc.constant<EventOf>((_, available) => ({ _tag: "ReverseReturn", available })) },
+  { weight: 1, arbitrary: fc.constant<EventOf>(() => ({ _tag: "ConfirmPull" })) }
+)
+
+// Events on existing transactions outnumber new ones, so transactions live through many steps.
 const arbOp: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({
-    op: fc.constant("start" as const),
-    kind: fc.constantFrom<StartKind>("AUTHORIZATION", "FINANCIAL_AUTHORIZATION", "CREDIT_AUTHORIZATION", "FINANCIAL_CREDIT_AUTHORIZATION"),
-    amount,
-    outcome: fc.constantFrom<DecisioningOutcome>("APPROVED", "APPROVED", "APPROVED", "INSUFFICIENT_FUNDS", "CARD_PAUSED", "DELAYED_PULL", "EXCEPTION")
-  }),
-  fc.record({ op: fc.constant("event" as const), target: fc.nat(), event: fc.oneof(
-    fc.tuple(fc.integer({ min: 0, max: 6_000 })).map(([a]) => (available: number): CardTransactionEvent => ({ _tag: "Clear", amount: a, available })),
-    amount.map((a) => (): CardTransactionEvent => ({ _tag: "Return", amount: a })),
-    amount.map((a) => (available: number): CardTransactionEvent => ({ _tag: "Advise", amount: a, available })),
-    fc.constant((available: number): CardTransactionEvent => ({ _tag: "ReverseReturn", available })),
-    fc.constant((): CardTransactionEvent => ({ _tag: "ConfirmPull" }))
-  ) })
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("start" as const),
+      kind: fc.constantFrom<StartKind>("AUTHORIZATION", "AUTHORIZATION", "FINANCIAL_AUTHORIZATION", "CREDIT_AUTHORIZATION", "FINANCIAL_CREDIT_AUTHORIZATION"),
+      amount,
+      outcome: fc.constantFrom<DecisioningOutcome>("APPROVED", "APPROVED", "APPROVED", "INSUFFICIENT_FUNDS", "CARD_PAUSED", "DELAYED_PULL", "EXCEPTION")
+    })
+  },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant("event" as const), target: fc.nat(), event: arbEventOf }) }
 )
 
 describe("the card transaction machine", () => {
   it("never overdraws: available and held stay ≥ 0, held is the open authorizations' holds, money is conserved", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 20_000 }), fc.array(arbOp, { maxLength: 40 }), (funds, ops) => {
+      fc.property(fc.integer({ min: 0, max: 20_000 }), fc.array(arbOp, { minLength: 10, maxLength: 60 }), (funds, ops) => {
         const books: Books = { available: funds, held: 0, external: 0 }
         const txs: Array<CardTransactionRecord> = []
         let n = 0
@@ -157,7 +166,7 @@ describe("the card transaction machine", () => {
           } else {
             if (txs.length === 0) continue
             const i = o.target % txs.length
-            const r = cardTransactionStep(txs[i]!, o.event(books.available), NOW)
+            const r = cardTransactionStep(txs[i]!, o.event(txs[i]!, books.available), NOW)
             if (Either.isLeft(r) || r.right._tag === "Declined") continue
             apply(books, r.right.moves)
             txs[i] = r.right.state
@@ -172,7 +181,8 @@ describe("the card transaction machine", () => {
             if (t.status !== "AUTHORIZED" && t.status !== "PARTIALLY_SETTLED") expect(t.held).toBe(0)
           }
         }
-      })
+      }),
+      { numRuns: 300 }
     )
   })
 
