@@ -33,10 +33,17 @@ const external = (x: Ctx) => x.pool.id("ExternalAccount", n(x))
 const credential = (x: Ctx) => x.pool.id("AuthMethod", n(x))
 const session = (x: Ctx) => x.pool.id("Session", n(x))
 const documentId = (x: Ctx) => x.pool.id("Document", n(x))
-const transaction = (x: Ctx) => x.pool.id("Transaction", n(x))
+const transaction = (x: Ctx) => (x.r.chance(0.2) ? x.pool.id("CardTransaction", n(x)) : x.pool.id("Transaction", n(x)))
+const card = (x: Ctx) => x.pool.id("Card", n(x))
+const cardTransaction = (x: Ctx) => x.pool.id("CardTransaction", n(x))
 // Within, at and past the balances the fuzzer funds, and the transfer limit.
 const amount = (x: Ctx) => x.r.pick([1, 700, 12_550, 1_000_000, 10_000_001])
 const key = (x: Ctx) => x.r.pick(x.keys)
+const cardAuth = (x: Ctx) => ({
+  amount: amount(x),
+  currency: { code: x.r.pick(["USDB", "USD"]) },
+  merchant: { descriptor: `FUZZ SHOP ${x.r.pick(["", "002", "003", "005", "006"])}`, mcc: "5814", country: "US" }
+})
 const email = (x: Ctx) => `f${x.r.int(1e9)}@example.com`
 const digits = (x: Ctx, length: number) => Array.from({ length }, () => x.r.int(10)).join("")
 // The sandbox's suffix tables decide outcomes by the last digits: cover them.
@@ -324,7 +331,35 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
     ...(x.r.chance(0.5) ? { body: { mobile: { countryCode: "+49", number: digits(x, 10) } } } : {})
   }),
   authorizeQuote: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) }, body: { code: x.r.pick(["123456", "000000"]) } }),
-  resendQuoteScaCode: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) } })
+  resendQuoteScaCode: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) } }),
+  // Cards (issue 13): issue to any customer, every suffix; every state change; the ten simulators.
+  createCard: (x) => ({
+    params: {},
+    body: {
+      cardholderId: customer(x),
+      form: "VIRTUAL",
+      fundingSources: [account(x)],
+      platformCardId: `fuzz-card-${x.r.int(1e6)}${x.r.pick(["", "001", "002", "005"])}`,
+      ...(x.r.chance(0.3) ? { maxSpendPerTransaction: amount(x) } : {})
+    }
+  }),
+  listCards: (x) => ({ params: {}, query: listQuery(x, ["sortOrder=asc", "state=ACTIVE", `cardholderId=${encodeURIComponent(customer(x))}`, `accountId=${encodeURIComponent(account(x))}`]) }),
+  getCardById: (x) => ({ params: { id: card(x) } }),
+  updateCardById: (x) => ({
+    params: { id: card(x) },
+    body: x.r.pick([{ state: "FROZEN" }, { state: "ACTIVE" }, { state: "CLOSED" }, { maxSpendPerTransaction: null }, { fundingSources: [account(x)] }])
+  }),
+  revealCard: (x) => ({ params: { id: card(x) }, ...(x.r.chance(0.5) ? { body: { clientPublicKey: key(x).publicKeyUncompressed } } : {}) }),
+  sandboxSimulateCardAuthorization: (x) => ({ params: { id: card(x) }, body: cardAuth(x) }),
+  sandboxSimulateCardClearing: (x) => ({ params: { id: card(x) }, body: { cardTransactionId: cardTransaction(x), amount: x.r.pick([0, 1, 700, 12_550]) } }),
+  sandboxSimulateCardReturn: (x) => ({ params: { id: card(x) }, body: { cardTransactionId: cardTransaction(x), amount: x.r.pick([1, 700]) } }),
+  sandboxSimulateCardBalanceInquiry: (x) => ({ params: { id: card(x) }, body: { merchant: cardAuth(x).merchant } }),
+  sandboxSimulateCardCreditAuthorization: (x) => ({ params: { id: card(x) }, body: cardAuth(x) }),
+  sandboxSimulateCardFinancialAuthorization: (x) => ({ params: { id: card(x) }, body: cardAuth(x) }),
+  sandboxSimulateCardFinancialCreditAuthorization: (x) => ({ params: { id: card(x) }, body: cardAuth(x) }),
+  sandboxSimulateCardAuthorizationAdvice: (x) => ({ params: { id: card(x) }, body: { cardTransactionId: cardTransaction(x), amount: amount(x) } }),
+  sandboxSimulateCardCreditAuthorizationAdvice: (x) => ({ params: { id: card(x) }, body: cardAuth(x) }),
+  sandboxSimulateCardReturnReversal: (x) => ({ params: { id: card(x) }, body: { cardTransactionId: cardTransaction(x) } })
 }
 
 const invitation = (x: Ctx) => x.pool.invitationCodes.at(-1 - x.r.int(Math.max(1, x.pool.invitationCodes.length))) ?? "00000000deadbeef"

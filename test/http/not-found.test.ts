@@ -28,7 +28,8 @@ const ids = {
   Uma: "$nobody@sandbox.uma.money",
   Token: "Token:00000000-0000-4000-8000-000000000000",
   Invitation: "00000000deadbeef",
-  DelegatedKey: "DelegatedKey:00000000-0000-4000-8000-000000000000"
+  DelegatedKey: "DelegatedKey:00000000-0000-4000-8000-000000000000",
+  Card: "Card:00000000-0000-4000-8000-000000000000",
 } as const
 type Resource = keyof typeof ids
 
@@ -52,7 +53,30 @@ const ea = (operationId: string, method: string, path: string, body?: unknown): 
   ...(body === undefined ? {} : { body })
 })
 
+const auth = { amount: 100, currency: { code: "USDB" }, merchant: { descriptor: "SHOP" } }
+const cardTx = "CardTransaction:00000000-0000-4000-8000-000000000000"
+const sim = (name: string, operationId: string, body: unknown): Case => ({
+  operationId,
+  method: "POST",
+  path: `/sandbox/cards/${ids.Card}/simulate/${name}`,
+  resource: "Card",
+  body
+})
+
 const cases: ReadonlyArray<Case> = [
+  { operationId: "getCardById", method: "GET", path: `/cards/${ids.Card}`, resource: "Card" },
+  { operationId: "updateCardById", method: "PATCH", path: `/cards/${ids.Card}`, resource: "Card", body: { state: "FROZEN" } },
+  { operationId: "revealCard", method: "POST", path: `/cards/${ids.Card}/reveal`, resource: "Card" },
+  sim("authorization", "sandboxSimulateCardAuthorization", auth),
+  sim("clearing", "sandboxSimulateCardClearing", { cardTransactionId: cardTx, amount: 100 }),
+  sim("return", "sandboxSimulateCardReturn", { cardTransactionId: cardTx, amount: 100 }),
+  sim("balance_inquiry", "sandboxSimulateCardBalanceInquiry", { merchant: { descriptor: "SHOP" } }),
+  sim("credit_authorization", "sandboxSimulateCardCreditAuthorization", auth),
+  sim("financial_authorization", "sandboxSimulateCardFinancialAuthorization", auth),
+  sim("financial_credit_authorization", "sandboxSimulateCardFinancialCreditAuthorization", auth),
+  sim("authorization_advice", "sandboxSimulateCardAuthorizationAdvice", { cardTransactionId: cardTx, amount: 100 }),
+  sim("credit_authorization_advice", "sandboxSimulateCardCreditAuthorizationAdvice", auth),
+  sim("return_reversal", "sandboxSimulateCardReturnReversal", { cardTransactionId: cardTx }),
   { operationId: "getCustomerById", method: "GET", path: `/customers/${ids.Customer}`, resource: "Customer" },
   { operationId: "updateCustomerById", method: "PATCH", path: `/customers/${ids.Customer}`, resource: "Customer", body: { fullName: "Ann" } },
   { operationId: "deleteCustomerById", method: "DELETE", path: `/customers/${ids.Customer}`, resource: "Customer" },

@@ -67,7 +67,7 @@ describe.each(kinds)("sandbox state over HTTP (%s store)", (kind) => {
     expect(Object.keys(doc.collections)).toEqual([
       "customers", "internalAccounts", "authMethods", "sessions", "signedRequests", "processingControls", "otpIssuances", "passkeyChallenges", "externalAccounts",
       "documents", "documentFiles", "beneficialOwners", "verifications", "kycLinks", "bulkImportJobs", "transactions", "ledgerBalances", "ledgerMovements",
-      "receiverLookups", "quotes", "idempotencyKeys", "invitations", "delegatedKeys", "scaProfiles", "scaResets"
+      "receiverLookups", "quotes", "idempotencyKeys", "invitations", "delegatedKeys", "scaProfiles", "scaResets", "cards"
     ])
 
     const b = await start("virtual")

@@ -36,6 +36,9 @@ export {
   IndividualUpdate
 } from "./domain/customers/customer.ts"
 export type { InternalAccountRecord, InternalAccountType } from "./domain/internal-accounts/internal-account.ts"
+export { type CardRecord, CardState, type CardView, cardView } from "./domain/cards/card.ts"
+export { type CardTransactionRecord, CardTransactionStatus, type CardTransactionView, cardTransactionView } from "./domain/cards/card-transaction.ts"
+export { isPayment, type StoredTransaction, storedTransactionView } from "./domain/transactions/stored.ts"
 export { type DocumentFileRecord, type DocumentRecord, type DocumentView, documentView } from "./domain/documents/document.ts"
 export { type AuthMethodRecord, authMethodView, type CredentialType } from "./domain/wallet-auth/auth-method.ts"
 export { type SessionRecord, sessionView } from "./domain/wallet-auth/session.ts"

@@ -216,3 +216,13 @@ export const SCA_RESET_MS = 30 * 60_000
 export const SCA_RESET_LIVENESS_MS = 10_000
 export const SCA_RESET_MAX_STARTS = 5
 export const SCA_RESET_WINDOW_MS = 24 * 3_600_000
+
+/**
+ * Cards (DECISIONS #202–#205): a card whose platformCardId ends 005 activates this long after it
+ * was issued; an authorization at a merchant whose descriptor ends 005 has its pull confirmed
+ * this long after it; a reveal URL works this long; a card expires this many years after issue.
+ */
+export const CARD_ACTIVATION_DELAY_MS = 30_000
+export const CARD_PULL_DELAY_MS = 30_000
+export const CARD_REVEAL_LIFETIME_MS = 5 * 60_000
+export const CARD_VALIDITY_YEARS = 3

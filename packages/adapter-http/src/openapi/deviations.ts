@@ -33,9 +33,16 @@ export interface Deviations {
    * Statuses an operation answers that the reference leaves out of its responses, with the
    * reference's schema for them: a bulk CSV that is not CSV cannot be accepted with a 202, and
    * the reference declares no 400 for the upload (#159); executing a quote from an embedded
-   * wallet is a signed retry, whose first answer is the 202 challenge (#196).
+   * wallet is a signed retry, whose first answer is the 202 challenge (#196); a card reveal's
+   * optional client key can be malformed (#205).
    */
   readonly addedErrorResponses: Readonly<Record<string, Readonly<Record<string, string>>>>
+  /**
+   * Error codes an operation answers that the reference documents in its description but leaves
+   * out of the status's code enum, by operationId and status: FUNDING_SOURCE_INELIGIBLE on the
+   * card writes (DECISIONS #204).
+   */
+  readonly addedErrorCodes: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<string>>>>>
   /** Headers the spec renames, reference name → Tessera's: the reference's name is accepted as an alias (DECISIONS #2). */
   readonly headerNames: Readonly<Record<string, string>>
 }
@@ -76,6 +83,7 @@ export const deviations: Deviations = {
   // The SCA reads and deletes take their customer in the query: without it they are 400, which the
   // reference declares only on the SCA writes (#228). A POST that takes no body still refuses one it
   // cannot read (deeper than the JSON limit, not JSON): 400, undeclared on these body-less ones.
+  // revealCard: the reference takes no body; Tessera's optional clientPublicKey can be malformed (#205).
   addedErrorResponses: {
     uploadCustomersCsv: { "400": "Error400" },
     executeQuote: { "202": "SignedRequestChallenge" },
@@ -86,7 +94,12 @@ export const deviations: Deviations = {
     getTwoFactorResetStatus: { "400": "Error400" },
     resendQuoteScaCode: { "400": "Error400" },
     sendCustomerEmailVerification: { "400": "Error400" },
-    sendCustomerPhoneVerification: { "400": "Error400" }
+    sendCustomerPhoneVerification: { "400": "Error400" },
+    revealCard: { "400": "Error400" }
+  },
+  addedErrorCodes: {
+    createCard: { "400": ["FUNDING_SOURCE_INELIGIBLE"] },
+    updateCardById: { "400": ["FUNDING_SOURCE_INELIGIBLE"] }
   },
   headerNames: { "Grid-Wallet-Signature": "Service-Wallet-Signature" }
 }

@@ -160,6 +160,7 @@ export const openApiDocument = (table: ReadonlyArray<Route>, basePath: string): 
       ownOperationPrefix: deviations.ownOperationPrefix,
       processingOperations: [...deviations.processingOperations],
       addedErrorResponses: deviations.addedErrorResponses,
+      addedErrorCodes: deviations.addedErrorCodes,
       headerNames: deviations.headerNames
     }
   }

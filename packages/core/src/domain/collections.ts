@@ -10,7 +10,6 @@ import type { DocumentFileRecord, DocumentRecord } from "./documents/document.ts
 import type { BeneficialOwnerRecord } from "./beneficial-owners/beneficial-owner.ts"
 import type { KycLinkRecord, VerificationRecord } from "./verifications/verification.ts"
 import type { BulkImportJobRecord } from "./customers/bulk-import.ts"
-import type { TransactionRecord } from "./transactions/transaction.ts"
 import type { LedgerBalanceRecord, LedgerMovementRecord } from "./ledger/ledger.ts"
 import type { QuoteRecord } from "./quotes/quote.ts"
 import type { IdempotencyRecord } from "./idempotency.ts"
@@ -19,6 +18,8 @@ import type { ApiTokenRecord } from "./platform/api-token.ts"
 import type { InvitationRecord } from "./invitations/invitation.ts"
 import type { DelegatedKeyRecord } from "./delegated-keys/delegated-key.ts"
 import type { ScaProfileRecord, ScaResetRecord } from "./sca/records.ts"
+import type { CardRecord } from "./cards/card.ts"
+import type { StoredTransaction } from "./transactions/stored.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -112,15 +113,17 @@ export const KycLinks = collection<KycLinkRecord>()("kycLinks", (l) => l.id, {
 export const BulkImportJobs = collection<BulkImportJobRecord>()("bulkImportJobs", (j) => j.id)
 
 /**
- * Transactions (OUTGOING and INCOMING), with the reference's list filters as indexes. The
+ * Transactions (OUTGOING, INCOMING and CARD), with the reference's list filters as indexes. The
  * identifiers are the accounts' ids and their rail identifiers (account number, address).
  */
-export const Transactions = collection<TransactionRecord>()("transactions", (t) => t.id, {
+export const Transactions = collection<StoredTransaction>()("transactions", (t) => t.id, {
   customerId: { kind: "plain", keys: (t) => t.customerId },
   platformCustomerId: { kind: "plain", keys: (t) => t.platformCustomerId },
   status: { kind: "plain", keys: (t) => t.status },
   type: { kind: "plain", counted: true, keys: (t) => t.type },
-  reference: { kind: "plain", keys: (t) => t.reference },
+  reference: { kind: "plain", keys: (t) => (t.type === "CARD" ? undefined : t.reference) },
+  // A card's transactions (the card simulators find their parent by it).
+  card: { kind: "plain", keys: (t) => (t.type === "CARD" ? t.cardId : undefined) },
   senderIdentifier: { kind: "plain", keys: (t) => t.senderIdentifiers },
   receiverIdentifier: { kind: "plain", keys: (t) => t.receiverIdentifiers },
   accountIdentifier: { kind: "plain", keys: (t) => [...new Set([...t.senderIdentifiers, ...t.receiverIdentifiers])] },
@@ -175,4 +178,15 @@ export const ScaProfiles = collection<ScaProfileRecord>()("scaProfiles", (p) => 
 /** 2FA resets by their `ScaReset:<uuid>` id. */
 export const ScaResets = collection<ScaResetRecord>()("scaResets", (r) => r.id, {
   customerId: { kind: "plain", keys: (r) => r.customerId }
+})
+
+/**
+ * Cards (`POST /cards`), with the reference's list filters as indexes; `accountId` is each bound
+ * funding source.
+ */
+export const Cards = collection<CardRecord>()("cards", (c) => c.id, {
+  cardholderId: { kind: "plain", keys: (c) => c.cardholderId },
+  accountId: { kind: "plain", keys: (c) => c.fundingSources },
+  platformCardId: { kind: "plain", keys: (c) => c.platformCardId },
+  state: { kind: "plain", keys: (c) => c.state }
 })

@@ -53,6 +53,8 @@ export class PasskeyCredentialAlreadyExists extends Schema.TaggedError<PasskeyCr
 export class StablecoinProviderAccountInvalid extends Schema.TaggedError<StablecoinProviderAccountInvalid>()("STABLECOIN_PROVIDER_ACCOUNT_INVALID", fields) { readonly status = 400 }
 export class StablecoinProviderAccountRevoked extends Schema.TaggedError<StablecoinProviderAccountRevoked>()("STABLECOIN_PROVIDER_ACCOUNT_REVOKED", fields) { readonly status = 400 }
 export class StablecoinProviderAccountSelectionRequired extends Schema.TaggedError<StablecoinProviderAccountSelectionRequired>()("STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED", fields) { readonly status = 400 }
+// Documented for createCard and updateCardById but missing from the reference's Error400 enum (a stated deviation).
+export class FundingSourceIneligible extends Schema.TaggedError<FundingSourceIneligible>()("FUNDING_SOURCE_INELIGIBLE", fields) { readonly status = 400 }
 export class CardholderKycNotApproved extends Schema.TaggedError<CardholderKycNotApproved>()("CARDHOLDER_KYC_NOT_APPROVED", fields) { readonly status = 400 }
 export class TransactionSizeLimitExceeded extends Schema.TaggedError<TransactionSizeLimitExceeded>()("TRANSACTION_SIZE_LIMIT_EXCEEDED", fields) { readonly status = 400 }
 export class ExternalAccountVerificationRequired extends Schema.TaggedError<ExternalAccountVerificationRequired>()("EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED", fields) { readonly status = 400 }
@@ -66,7 +68,7 @@ export class WalletSignatureBodyMismatch extends Schema.TaggedError<WalletSignat
 export class WalletSignatureInvalid extends Schema.TaggedError<WalletSignatureInvalid>()("WALLET_SIGNATURE_INVALID", fields) { readonly status = 401 }
 export class RequestIdMissing extends Schema.TaggedError<RequestIdMissing>()("REQUEST_ID_MISSING", fields) { readonly status = 401 }
 
-// 403 (reference `Error403`): an API token without the permission the operation needs (DECISIONS #245)
+// 403 (reference `Error403`): an API token without the permission the operation needs (DECISIONS #245), or a card that cannot be revealed in its state (#205)
 export class Forbidden extends Schema.TaggedError<Forbidden>()("FORBIDDEN", fields) { readonly status = 403 }
 
 // 404

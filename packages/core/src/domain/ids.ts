@@ -34,7 +34,9 @@ export const idTypes = [
   // A delegated signing key of an embedded wallet's card funding source.
   "DelegatedKey",
   // A 2FA reset of an SCA factor (`POST /sca/factors/reset`).
-  "ScaReset"
+  "ScaReset",
+  // A card (`POST /cards`) and a transaction on one (the sandbox card simulators).
+  "CardTransaction"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

@@ -1,4 +1,5 @@
 import { beneficialOwnerEndpoints } from "./beneficial-owners.ts"
+import { cardEndpoints, sandboxCardEndpoints } from "./cards.ts"
 import { customerEndpoints } from "./customers.ts"
 import { delegatedKeyEndpoints } from "./delegated-keys.ts"
 import { directoryEndpoints } from "./directories.ts"
@@ -47,7 +48,9 @@ export const endpoints = [
   ...tokenEndpoints,
   ...invitationEndpoints,
   ...directoryEndpoints,
-  ...scaEndpoints
+  ...scaEndpoints,
+  ...cardEndpoints,
+  ...sandboxCardEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

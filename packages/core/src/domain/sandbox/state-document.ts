@@ -17,8 +17,10 @@ import {
   Sessions,
   SignedRequests,
   Transactions,
-  Verifications
+  Verifications,
+  Cards
 } from "../collections.ts"
+import { CardRecordState, CardTransactionState } from "./card-state.ts"
 import { DateTimeString } from "../common.ts"
 import { DelegatedKeyState } from "../delegated-keys/delegated-key.ts"
 import { InvalidInput } from "../errors.ts"
@@ -75,13 +77,15 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: Verifications, schema: VerificationState },
   { collection: KycLinks, schema: KycLinkState },
   { collection: BulkImportJobs, schema: BulkImportJobState },
-  { collection: Transactions, schema: TransactionState },
+  // A payment or a card transaction (its `type` is CARD).
+  { collection: Transactions, schema: Schema.Union(TransactionState, CardTransactionState) },
   ...ledgerStateCollections,
   { collection: ReceiverLookups, schema: ReceiverLookupState },
   ...quoteStateCollections,
   ...invitationStateCollections,
   { collection: DelegatedKeys, schema: DelegatedKeyState },
-  ...scaStateCollections
+  ...scaStateCollections,
+  { collection: Cards, schema: CardRecordState }
 ]
 
 export interface PlatformState {
@@ -142,7 +146,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: Verifications.name, field: "customerId", target: Customers.name },
   { collection: KycLinks.name, field: "customerId", target: Customers.name },
   { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name },
-  { collection: DelegatedKeys.name, field: "accountId", target: InternalAccounts.name }
+  { collection: DelegatedKeys.name, field: "accountId", target: InternalAccounts.name },
+  { collection: Cards.name, field: "cardholderId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {

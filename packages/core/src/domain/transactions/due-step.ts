@@ -6,14 +6,29 @@ import type { PlanStep } from "./outcome-plan.ts"
  * step of a transaction is due at any moment; applying it writes the one after (`rest`), so the
  * steps of one transaction apply in order whatever the clock jumps over.
  */
-export interface DueStepRecord {
+export type DueStepRecord = PaymentDueStep | CardDueStep
+
+interface DueBase {
   readonly id: string
   /** The platform the transaction belongs to. */
   readonly scope: string
+  /** The resource the step applies to: a payment's id, a card's or a card transaction's. */
   readonly transactionId: string
   readonly dueAtMs: number
+}
+
+export interface PaymentDueStep extends DueBase {
+  readonly kind?: undefined
   readonly step: PlanStep
   readonly rest: ReadonlyArray<PlanStep>
+}
+
+/**
+ * A card's delayed sandbox outcome (DECISIONS #203, #208): a card's activation by the issuer, or
+ * the confirmation of a card transaction's pending pull.
+ */
+export interface CardDueStep extends DueBase {
+  readonly kind: "CARD_ACTIVATION" | "CARD_PULL_CONFIRMATION"
 }
 
 /**

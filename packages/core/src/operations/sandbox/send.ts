@@ -3,7 +3,7 @@ import { Conflict, InvalidAmount, InvalidCurrency, InvalidInput } from "../../do
 import { decodeInput, invalidInput } from "../../domain/field-errors.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { SandboxSendRequest } from "../../domain/quotes/request.ts"
-import { transactionView } from "../../domain/transactions/transaction.ts"
+import { type TransactionRecord, transactionView } from "../../domain/transactions/transaction.ts"
 import { Store } from "../../ports/store.ts"
 import { Transactions } from "../../domain/collections.ts"
 import { loadQuote, startExecution } from "../quotes/execute.ts"
@@ -47,7 +47,8 @@ export const sandboxSend = (platform: PlatformRecord, body: unknown) =>
           (e) => Effect.fail(new InvalidInput({ message: e.message, details: { ...e.details, quoteId: quote.id } }))
         )
         const t = yield* store.get(Transactions, platform.id, quote.transactionId)
-        return transactionView(Option.getOrThrow(t))
+        // A quote's transaction is a payment, never a card transaction.
+        return transactionView(Option.getOrThrow(t) as TransactionRecord)
       })
     )
   })

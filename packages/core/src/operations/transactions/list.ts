@@ -2,7 +2,9 @@ import { Schema } from "effect"
 import { Transactions } from "../../domain/collections.ts"
 import { DateTimeString, optional } from "../../domain/common.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
-import { TransactionStatus, TransactionType, transactionView } from "../../domain/transactions/transaction.ts"
+import { CardTransactionStatus } from "../../domain/cards/card-transaction.ts"
+import { storedTransactionView } from "../../domain/transactions/stored.ts"
+import { TransactionStatus, TransactionType } from "../../domain/transactions/transaction.ts"
 import { type Condition, sortableTimestamp } from "../../ports/store.ts"
 import { equal, listPage, pageParams } from "../common/listing.ts"
 
@@ -12,8 +14,9 @@ export const TransactionListQuery = Schema.Struct({
   accountIdentifier: optional(Schema.String),
   senderAccountIdentifier: optional(Schema.String),
   receiverAccountIdentifier: optional(Schema.String),
-  status: optional(TransactionStatus),
-  type: optional(TransactionType),
+  // Card transactions are listed too, so their type and statuses filter as well (DECISIONS #211).
+  status: optional(Schema.Union(TransactionStatus, CardTransactionStatus)),
+  type: optional(Schema.Union(TransactionType, Schema.Literal("CARD"))),
   reference: optional(Schema.String),
   startDate: optional(DateTimeString),
   endDate: optional(DateTimeString),
@@ -54,6 +57,6 @@ export const listTransactions = (platform: PlatformRecord, query: unknown) =>
       equal("reference", q.reference),
       createdBetween(q.startDate, q.endDate)
     ],
-    view: transactionView,
+    view: storedTransactionView,
     descending: (q) => q.sortOrder !== "asc"
   })

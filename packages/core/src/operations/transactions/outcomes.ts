@@ -10,6 +10,8 @@ import { Ids } from "../../ports/ids.ts"
 import { Notifier } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, Store } from "../../ports/store.ts"
 import { postFunds } from "./ledger-postings.ts"
+import { isPayment } from "../../domain/transactions/stored.ts"
+import { applyCardDueStep } from "../cards/due.ts"
 
 /**
  * Steps a transaction through its machine at `atMs` and writes what the step caused: the ledger
@@ -101,8 +103,10 @@ export const applyDueStep = (dueId: string) =>
           if (Option.isNone(due)) return false
           yield* store.remove(DueSteps, SERVER_SCOPE, dueId)
           const d = due.value
+          if (d.kind !== undefined) return yield* applyCardDueStep(d)
           const t = yield* store.get(Transactions, d.scope, d.transactionId)
-          if (Option.isNone(t)) return false
+          // A payment's step finds a payment (a card transaction's steps are the card kinds).
+          if (Option.isNone(t) || !isPayment(t.value)) return false
           yield* runSteps(d.scope, t.value, [d.step, ...d.rest], d.dueAtMs - d.step.afterMs)
           return true
         })

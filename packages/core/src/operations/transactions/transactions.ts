@@ -1,8 +1,10 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { Transactions } from "../../domain/collections.ts"
 import { DateTimeString, optional } from "../../domain/common.ts"
-import { TransactionNotFound } from "../../domain/errors.ts"
-import { decodeInput } from "../../domain/field-errors.ts"
+import { TransactionNotCancellable, TransactionNotFound, TransactionNotPendingPlatformApproval } from "../../domain/errors.ts"
+import type { CardTransactionRecord } from "../../domain/cards/card-transaction.ts"
+import { isPayment, storedTransactionView } from "../../domain/transactions/stored.ts"
+import { decodeInput, invalidInput } from "../../domain/field-errors.ts"
 import { isId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { DueSteps } from "../../domain/transactions/due-step.ts"
@@ -16,10 +18,13 @@ import { runSteps, stepTransaction } from "./outcomes.ts"
 export const transactionNotFound = (id: string) =>
   new TransactionNotFound({ message: `Transaction ${id} not found`, details: { transactionId: id } })
 
-/** A transaction of the platform; a malformed id is not found. */
+/** Ids GET /transactions/{id} answers: payments' and card transactions'. */
+export const isTransactionId = (id: string): boolean => isId("Transaction", id) || isId("CardTransaction", id)
+
+/** A transaction of the platform (a payment or a card transaction); a malformed id is not found. */
 export const loadTransaction = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
-    const found = isId("Transaction", id) ? yield* (yield* Store).get(Transactions, platform.id, id) : Option.none()
+    const found = isTransactionId(id) ? yield* (yield* Store).get(Transactions, platform.id, id) : Option.none()
     if (Option.isNone(found)) return yield* Effect.fail(transactionNotFound(id))
     return found.value
   })
@@ -27,8 +32,8 @@ export const loadTransaction = (platform: PlatformRecord, id: string) =>
 /** GET /transactions/{id}: where the transaction stands on the engine's clock now (DECISIONS #186). */
 export const getTransaction = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
-    if (isId("Transaction", id)) yield* runDueStepsOf(platform.id, id)
-    return transactionView(yield* loadTransaction(platform, id))
+    if (isTransactionId(id)) yield* runDueStepsOf(platform.id, id)
+    return storedTransactionView(yield* loadTransaction(platform, id))
   })
 
 export const ConfirmReceiptBody = Schema.Struct({ receiptDeliveryConfirmedAt: optional(DateTimeString) })
@@ -42,11 +47,13 @@ export const ReasonBody = Schema.Struct({ reason: optional(Schema.String.pipe(Sc
  */
 const act = (platform: PlatformRecord, id: string, event: TransactionEvent) =>
   Effect.gen(function* () {
-    if (isId("Transaction", id)) yield* runDueStepsOf(platform.id, id)
+    if (isTransactionId(id)) yield* runDueStepsOf(platform.id, id)
     const store = yield* Store
     return yield* store.transaction(
       Effect.gen(function* () {
-        const t = yield* loadTransaction(platform, id)
+        const stored = yield* loadTransaction(platform, id)
+        if (!isPayment(stored)) return yield* Effect.fail(cardRefusal(stored, event))
+        const t = stored
         const now = yield* Clock.currentTimeMillis
         const after = yield* stepTransaction(platform.id, t, event, now)
         if (event._tag === "Approve") {
@@ -62,6 +69,23 @@ const act = (platform: PlatformRecord, id: string, event: TransactionEvent) =>
       })
     )
   })
+
+/**
+ * A card transaction answers no platform action (DECISIONS #211): it never awaits approval, is
+ * never cancellable, and has no receipt to confirm.
+ */
+const cardRefusal = (t: CardTransactionRecord, event: TransactionEvent) => {
+  const details = { transactionId: t.id, status: t.status }
+  switch (event._tag) {
+    case "Approve":
+    case "Reject":
+      return new TransactionNotPendingPlatformApproval({ message: `Card transaction ${t.id} does not wait for the platform's approval`, details })
+    case "Cancel":
+      return new TransactionNotCancellable({ message: `Card transaction ${t.id} cannot be cancelled`, details })
+    default:
+      return invalidInput([{ field: "transactionId", message: `${t.id} is a card transaction: it has no receipt to confirm` }])
+  }
+}
 
 /** POST /transactions/{id}/confirm: records when the platform delivered the receipt (again: the new time). */
 export const confirmReceipt = (platform: PlatformRecord, id: string, body: unknown) =>
