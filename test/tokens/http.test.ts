@@ -76,6 +76,24 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("API tokens over 
     expect((await t.request("POST", `${V}/customers`, { body: {}, auth })).body.details.requiredPermission).toBe("MANAGE")
   })
 
+  it("authorizing a held quote and the card simulators need TRANSACT; a MANAGE-only token is refused them", async () => {
+    const manager = tokenAuth(await create("Manager", ["MANAGE"]))
+    const payer = tokenAuth(await create("Payer 2", ["TRANSACT"]))
+    const card = "Card:00000000-0000-4000-8000-000000000000"
+    for (const [path, body] of [
+      [`${V}/quotes/Quote:00000000-0000-4000-8000-000000000000/authorize`, { code: "123456" }],
+      [`${V}/sandbox/cards/${card}/simulate/authorization`, { amount: 100 }],
+      [`${V}/sandbox/cards/${card}/simulate/return_reversal`, {}]
+    ] as const) {
+      const refused = await t.request("POST", path, { body, auth: manager })
+      expect(refused.status).toBe(403)
+      expect(refused.body.details.requiredPermission).toBe("TRANSACT")
+      // With TRANSACT the operation itself runs and judges the request (a 400 or 404 here, never a 403).
+      const judged = await t.request("POST", path, { body, auth: payer })
+      expect([400, 404]).toContain(judged.status)
+    }
+  })
+
   it("a token may delete itself: 204, and its next request is 401", async () => {
     const self = await create("Self-deleting", ["MANAGE"])
     const r = await t.request("DELETE", `${V}/tokens/${self.id}`, { auth: tokenAuth(self) })

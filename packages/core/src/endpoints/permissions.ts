@@ -30,8 +30,11 @@ const transact = new Set([
 /** Writes nothing: computed answers a reader may ask for with POST. */
 const view = new Set(["estimateCryptoWithdrawalFee"])
 
+/** The ten sandbox card simulators move a card's money as the sandbox's send and fund do. */
+const movesMoney = (operationId: string): boolean => transact.has(operationId) || operationId.startsWith("sandboxSimulateCard")
+
 export const requiredPermission = (e: Pick<AnyEndpoint, "method" | "operationId">): Permission =>
-  e.method === "GET" || view.has(e.operationId) ? "VIEW" : transact.has(e.operationId) ? "TRANSACT" : "MANAGE"
+  e.method === "GET" || view.has(e.operationId) ? "VIEW" : movesMoney(e.operationId) ? "TRANSACT" : "MANAGE"
 
 /** 403 FORBIDDEN when the credentials lack the endpoint's permission; undefined when they hold it. */
 export const forbiddenFor = (principal: Principal, e: Pick<AnyEndpoint, "method" | "operationId">): Forbidden | undefined => {
