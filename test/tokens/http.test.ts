@@ -80,10 +80,10 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("API tokens over 
     const manager = tokenAuth(await create("Manager", ["MANAGE"]))
     const payer = tokenAuth(await create("Payer 2", ["TRANSACT"]))
     const card = "Card:00000000-0000-4000-8000-000000000000"
+    const simulators = ["authorization", "clearing", "return", "balance_inquiry", "credit_authorization", "financial_authorization", "financial_credit_authorization", "authorization_advice", "credit_authorization_advice", "return_reversal"]
     for (const [path, body] of [
       [`${V}/quotes/Quote:00000000-0000-4000-8000-000000000000/authorize`, { code: "123456" }],
-      [`${V}/sandbox/cards/${card}/simulate/authorization`, { amount: 100 }],
-      [`${V}/sandbox/cards/${card}/simulate/return_reversal`, {}]
+      ...simulators.map((kind) => [`${V}/sandbox/cards/${card}/simulate/${kind}`, { amount: 100 }] as const)
     ] as const) {
       const refused = await t.request("POST", path, { body, auth: manager })
       expect(refused.status).toBe(403)
@@ -92,6 +92,13 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("API tokens over 
       const judged = await t.request("POST", path, { body, auth: payer })
       expect([400, 404]).toContain(judged.status)
     }
+  })
+
+  it("a VIEW-only token cannot cancel an invitation (403 before anything is looked up)", async () => {
+    const viewer = tokenAuth(await create("Viewer 2", ["VIEW"]))
+    const r = await t.request("POST", `${V}/invitations/00000000deadbeef/cancel`, { auth: viewer })
+    expect(r.status).toBe(403)
+    expect(r.body).toMatchObject({ code: "FORBIDDEN", details: { requiredPermission: "MANAGE" } })
   })
 
   it("a token may delete itself: 204, and its next request is 401", async () => {
