@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKeyPair, stamp } from "@tessera/core/testing"
 import { startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
-import { loginWithOtp, newWallet, retry, V } from "../support/wallet.ts"
-import { createBody, createKey, newCardId, PATH, payloadOf } from "./support.ts"
+import { loginWithOtp, retry, V } from "../support/wallet.ts"
+import { cardOf, createBody, createKey, newCardId, PATH, payloadOf, walletWithCard } from "./support.ts"
 
 describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys over HTTP (%s store)", (kind) => {
   let t: TestServer
@@ -12,9 +12,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys o
   afterAll(async () => t.close())
 
   it("creation takes three legs: 202 with the key to create, 202 with the policy, 201 ACTIVE; get and list show it", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const body = createBody(w.accountId)
+    const body = createBody(w.accountId, w.cardId)
     const first = await t.request("POST", PATH, { body })
     expect(first.status, JSON.stringify(first.body)).toBe(202)
     expect(first.body.requestId).toMatch(/^Request:/)
@@ -49,7 +49,7 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys o
     const byBoth = await t.request("GET", `${PATH}?accountId=${w.accountId}&fundingSourceId=${third.body.fundingSourceId}`)
     for (const r of [byAccount, bySource, byBoth]) expect(r.body.data).toEqual([third.body])
     // Another card of the same wallet is another funding source.
-    const other = await createKey(t, createBody(w.accountId), key)
+    const other = await createKey(t, createBody(w.accountId, await cardOf(t, w)), key)
     expect(other.key.fundingSourceId).not.toBe(third.body.fundingSourceId)
     expect((await t.request("GET", `${PATH}?accountId=${w.accountId}`)).body.data).toHaveLength(2)
     expect((await t.request("GET", `${PATH}?fundingSourceId=${third.body.fundingSourceId}`)).body.data).toHaveLength(1)
@@ -70,10 +70,10 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys o
   })
 
   it("404 for a wallet that is not an embedded wallet of the platform, and for an unknown key", async () => {
-    const missing = await t.request("POST", PATH, { body: createBody("InternalAccount:00000000-0000-4000-8000-000000000000") })
+    const missing = await t.request("POST", PATH, { body: createBody("InternalAccount:00000000-0000-4000-8000-000000000000", newCardId()) })
     expect([missing.status, missing.body.code, missing.body.details.resource]).toEqual([404, "REFERENCE_NOT_FOUND", "InternalAccount"])
     const platformAccount = (await t.request("GET", `${V}/platform/internal-accounts`)).body.data[0].id
-    const notWallet = await t.request("POST", PATH, { body: createBody(platformAccount) })
+    const notWallet = await t.request("POST", PATH, { body: createBody(platformAccount, newCardId()) })
     expect([notWallet.status, notWallet.body.code]).toEqual([404, "REFERENCE_NOT_FOUND"])
     for (const id of ["DelegatedKey:00000000-0000-4000-8000-000000000000", "nope"]) {
       const got = await t.request("GET", `${PATH}/${id}`)
@@ -84,9 +84,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys o
   })
 
   it("409 while the funding source has an ACTIVE key; an abandoned PENDING key blocks nothing; revoking frees the source", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const body = createBody(w.accountId)
+    const body = createBody(w.accountId, w.cardId)
     // Abandoned after the second leg: PENDING stays, and a new creation goes through.
     const first = await t.request("POST", PATH, { body })
     const abandoned = await retry(t, "POST", PATH, first, key, body)
@@ -105,9 +105,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys o
   })
 
   it("a leg issued while no key was ACTIVE is refused with 409 at its retry once another became ACTIVE", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const body = createBody(w.accountId)
+    const body = createBody(w.accountId, w.cardId)
     const early = await t.request("POST", PATH, { body: { ...body, nickname: "early" } })
     expect(early.status).toBe(202)
     await createKey(t, body, key)
@@ -118,9 +118,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys o
   })
 
   it("signed-retry failures are 401 and leave nothing behind: missing signature, wrong signer, bad stamp, other body; a request id is consumed once", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const body = createBody(w.accountId)
+    const body = createBody(w.accountId, w.cardId)
     const first = await t.request("POST", PATH, { body })
     const noSignature = await t.request("POST", PATH, { body, headers: { "request-id": first.body.requestId } })
     expect([noSignature.status, noSignature.body.code]).toEqual([401, "WALLET_SIGNATURE_MISSING"])
@@ -153,16 +153,16 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys o
   })
 
   it("revoke: 204 for an ACTIVE key, then 400 for REVOKED and for PENDING keys", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const { key: active } = await createKey(t, createBody(w.accountId), key)
+    const { key: active } = await createKey(t, createBody(w.accountId, w.cardId), key)
     const del = await t.request("DELETE", `${PATH}/${active.id}`)
     expect(del.status).toBe(204)
     const after = await t.request("GET", `${PATH}/${active.id}`)
     expect(after.body.status).toBe("REVOKED")
     const twice = await t.request("DELETE", `${PATH}/${active.id}`)
     expect([twice.status, twice.body.code, twice.body.details.reason]).toEqual([400, "INVALID_INPUT", "DELEGATED_KEY_ALREADY_REVOKED"])
-    const body = createBody(w.accountId, newCardId())
+    const body = createBody(w.accountId, await cardOf(t, w))
     const first = await t.request("POST", PATH, { body })
     const second = await retry(t, "POST", PATH, first, key, body)
     const pendingId = payloadOf(second).parameters.delegatedKeyId

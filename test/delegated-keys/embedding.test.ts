@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PlatformRecord } from "@tessera/core"
 import { stamp } from "@tessera/core/testing"
 import { CLIENT_ID, CLIENT_SECRET, startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
-import { loginWithOtp, newWallet } from "../support/wallet.ts"
-import { createBody } from "./support.ts"
+import { loginWithOtp } from "../support/wallet.ts"
+import { createBody, newCardId, walletWithCard } from "./support.ts"
 
 type Challenge = { payloadToSign: string; requestId: string }
 
@@ -19,9 +19,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys a
 
   it("create (three legs), get, list, revoke", async () => {
     const api = t.engine.as(platform)
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const body = createBody(w.accountId)
+    const body = createBody(w.accountId, w.cardId)
     const first = await api.delegatedKeys.create(body)
     expect(first.status).toBe(202)
     const c1 = first.body as Challenge
@@ -38,6 +38,8 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys a
     // Domain errors reject with the tagged error, as over HTTP with the envelope.
     await expect(api.delegatedKeys.revoke(id)).rejects.toMatchObject({ _tag: "INVALID_INPUT", status: 400 })
     await expect(api.delegatedKeys.list({})).rejects.toMatchObject({ _tag: "INVALID_INPUT" })
+    // The card must be a real card of the platform that the wallet funds.
+    await expect(api.delegatedKeys.create(createBody(w.accountId, newCardId()))).rejects.toMatchObject({ _tag: "REFERENCE_NOT_FOUND", details: { resource: "Card" } })
   })
 
   it("directories", async () => {

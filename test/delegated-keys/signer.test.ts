@@ -3,9 +3,9 @@ import type { PlatformRecord } from "@tessera/core"
 import { custodiedKeyPair, delegatedKeyStamp } from "@tessera/core/operations"
 import { stamp } from "@tessera/core/testing"
 import { CLIENT_ID, CLIENT_SECRET, startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
-import { loginWithOtp, newWallet, retry, V } from "../support/wallet.ts"
+import { loginWithOtp, retry, V } from "../support/wallet.ts"
 import { accountQuote, balances, execute, fund, platformBankAccount, quote } from "../quotes/support.ts"
-import { createBody, createKey, PATH, payloadOf } from "./support.ts"
+import { createBody, createKey, PATH, payloadOf, walletWithCard } from "./support.ts"
 
 /**
  * What a delegated key is for: the server stamps the wallet's quote executions with it in place
@@ -30,10 +30,10 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("a delegated key 
   }
 
   it("an ACTIVE key's stamp executes the wallet's quote; once revoked, the same key is refused (401) and nothing moves", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     await fund(t, w.accountId, 10_000_000)
     const { key: session } = await loginWithOtp(t, w.emailCredentialId)
-    const { key } = await createKey(t, createBody(w.accountId), session)
+    const { key } = await createKey(t, createBody(w.accountId, w.cardId), session)
     const first = await walletQuote(w.accountId)
     const signature = await t.engine.run(delegatedKeyStamp(platform, key.id, first.challenge.body.payloadToSign))
     // The stamp carries the key the API showed: the private key never left the server.
@@ -55,16 +55,16 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("a delegated key 
   })
 
   it("a PENDING key cannot sign, nor can another wallet's ACTIVE key", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     await fund(t, w.accountId, 10_000_000)
     const { key: session } = await loginWithOtp(t, w.emailCredentialId)
-    const body = createBody(w.accountId)
+    const body = createBody(w.accountId, w.cardId)
     const first = await t.request("POST", PATH, { body })
     const second = await retry(t, "POST", PATH, first, session, body)
     const pendingId = payloadOf(second).parameters.delegatedKeyId as string
-    const other = await newWallet(t)
+    const other = await walletWithCard(t)
     const { key: otherSession } = await loginWithOtp(t, other.emailCredentialId)
-    const { key: othersKey } = await createKey(t, createBody(other.accountId), otherSession)
+    const { key: othersKey } = await createKey(t, createBody(other.accountId, other.cardId), otherSession)
     const q = await walletQuote(w.accountId)
     for (const id of [pendingId, othersKey.id]) {
       const pair = await t.engine.run(custodiedKeyPair(id))
@@ -75,9 +75,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("a delegated key 
   })
 
   it("a delegated key signs money movement only: it cannot approve revoking the wallet's session", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { session, key: sessionKey } = await loginWithOtp(t, w.emailCredentialId)
-    const { key } = await createKey(t, createBody(w.accountId), sessionKey)
+    const { key } = await createKey(t, createBody(w.accountId, w.cardId), sessionKey)
     const path = `${V}/auth/sessions/${session.id}`
     const challenge = await t.request("DELETE", path)
     expect(challenge.status, JSON.stringify(challenge.body)).toBe(202)

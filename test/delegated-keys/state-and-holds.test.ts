@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { delegatedKeyStamp } from "@tessera/core/operations"
 import { stamp } from "@tessera/core/testing"
 import { CLIENT_ID, CLIENT_SECRET, startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
-import { loginWithOtp, newWallet, retry, V } from "../support/wallet.ts"
-import { createBody, createKey, PATH, payloadOf } from "./support.ts"
+import { loginWithOtp, retry, V } from "../support/wallet.ts"
+import { createBody, createKey, PATH, payloadOf, walletWithCard } from "./support.ts"
 
 describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys: holds and state documents (%s store)", (kind) => {
   let t: TestServer
@@ -13,9 +13,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys: 
   afterAll(async () => t.close())
 
   it("a held leg answers PROCESSING, settles after the hold (on the re-send or when listing), and runs once", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const body = createBody(w.accountId)
+    const body = createBody(w.accountId, w.cardId)
     const first = await t.request("POST", PATH, { body })
     expect((await t.request("POST", `${V}/sandbox/internal-accounts/${w.accountId}/processing`, { body: { operations: 1, seconds: 10 } })).status).toBe(200)
     const signature = stamp(key, first.body.payloadToSign)
@@ -35,9 +35,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("delegated keys: 
   })
 
   it("keys travel in the state document; another server keeps their records but does not custody their private keys", async () => {
-    const w = await newWallet(t)
+    const w = await walletWithCard(t)
     const { key } = await loginWithOtp(t, w.emailCredentialId)
-    const { key: active } = await createKey(t, createBody(w.accountId), key)
+    const { key: active } = await createKey(t, createBody(w.accountId, w.cardId), key)
     const doc = (await t.request("GET", `${V}/sandbox/state`)).body
     expect(doc.collections.delegatedKeys.map((k: any) => k.id)).toContain(active.id)
     expect(JSON.stringify(doc.collections.delegatedKeys)).not.toMatch(/privateKey/)

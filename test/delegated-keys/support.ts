@@ -2,13 +2,33 @@ import { expect } from "vitest"
 import { randomUUID } from "node:crypto"
 import type { KeyPair } from "@tessera/core/testing"
 import { type Reply, type TestServer } from "../support/server.ts"
-import { retry, V } from "../support/wallet.ts"
+import { newWallet, retry, V, type Wallet } from "../support/wallet.ts"
 
 export const PATH = `${V}/auth/delegated-keys`
 
+/** A well-formed card id of no card. */
 export const newCardId = () => `Card:${randomUUID()}`
 
-export const createBody = (accountId: string, cardId = newCardId(), nickname = "Card payments key") => ({ cardId, internalAccountId: accountId, nickname })
+/** A card of the wallet's customer (KYC-approved by the sandbox) funded by the wallet; answers its id. */
+export const cardOf = async (t: TestServer, w: Pick<Wallet, "customerId" | "accountId">, fundingSources = [w.accountId]) => {
+  const r = await t.request("POST", `${V}/cards`, { body: { cardholderId: w.customerId, form: "VIRTUAL", fundingSources, platformCardId: `dk-card-${randomUUID()}` } })
+  expect(r.status, JSON.stringify(r.body)).toBe(201)
+  return r.body.id as string
+}
+
+/**
+ * A wallet and a card it funds. The sandbox refuses funding sources whose id ends 002 or 003, so
+ * such a (random) wallet is passed over for another.
+ */
+export const walletWithCard = async (t: TestServer): Promise<Wallet & { readonly cardId: string }> => {
+  for (;;) {
+    const w = await newWallet(t)
+    if (["002", "003"].includes(w.accountId.slice(-3))) continue
+    return { ...w, cardId: await cardOf(t, w) }
+  }
+}
+
+export const createBody = (accountId: string, cardId: string, nickname = "Card payments key") => ({ cardId, internalAccountId: accountId, nickname })
 
 /** The three legs of a creation, each retry stamped by `key`; answers every reply. */
 export const createKey = async (t: TestServer, body: Record<string, unknown>, key: KeyPair) => {

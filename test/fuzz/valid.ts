@@ -290,7 +290,7 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   // Delegated keys and directories (issue 13).
   createDelegatedKey: (x) => ({
     params: {},
-    body: { cardId: x.r.pick(["Card:00000000-0000-4000-8000-000000000001", "Card:00000000-0000-4000-8000-000000000002"]), internalAccountId: account(x), nickname: `Key ${suffix(x)}` }
+    body: { cardId: card(x), internalAccountId: account(x), nickname: `Key ${suffix(x)}` }
   }),
   listDelegatedKeys: (x) => ({
     params: {},

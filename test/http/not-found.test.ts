@@ -138,6 +138,15 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "cancelInvitation", method: "POST", path: `/invitations/${ids.Invitation}/cancel`, resource: "Invitation" },
   { operationId: "getDelegatedKeyById", method: "GET", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" },
   { operationId: "revokeDelegatedKey", method: "DELETE", path: `/auth/delegated-keys/${ids.DelegatedKey}`, resource: "DelegatedKey" },
+  // The body names the wallet and the card; an unknown wallet is looked up first (an unknown card
+  // or funding source of a real wallet: test/delegated-keys/card-binding.test.ts).
+  {
+    operationId: "createDelegatedKey",
+    method: "POST",
+    path: "/auth/delegated-keys",
+    resource: "InternalAccount",
+    body: { cardId: ids.Card, internalAccountId: ids.InternalAccount, nickname: "Key" }
+  },
   { operationId: "authorizeQuote", method: "POST", path: `/quotes/${ids.Quote}/authorize`, resource: "Quote", body: { code: "123456" } },
   { operationId: "resendQuoteScaCode", method: "POST", path: `/quotes/${ids.Quote}/authorize/resend`, resource: "Quote" },
   // The SCA routes name their customer in the query; an unknown one is USER_NOT_FOUND before the

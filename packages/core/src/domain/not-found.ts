@@ -15,6 +15,7 @@ const referenced = {
   Verification: "Verification",
   Document: "Document",
   Card: "Card",
+  CardFundingSource: "Card funding source",
   DelegatedKey: "Delegated key",
   ScaFactor: "SCA factor",
   ScaReset: "2FA reset"
@@ -22,5 +23,6 @@ const referenced = {
 
 export type ReferencedResource = keyof typeof referenced
 
-export const referenceNotFound = (resource: ReferencedResource, id: string) =>
-  new ReferenceNotFound({ message: `${referenced[resource]} ${id} not found`, details: { resource, id } })
+/** `context` adds what the id was looked up from, when it was derived rather than given. */
+export const referenceNotFound = (resource: ReferencedResource, id: string, context: Readonly<Record<string, string>> = {}) =>
+  new ReferenceNotFound({ message: `${referenced[resource]} ${id} not found`, details: { resource, id, ...context } })

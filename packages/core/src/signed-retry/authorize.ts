@@ -1,5 +1,5 @@
-import { Effect } from "effect"
-import { DelegatedKeys, Sessions } from "../domain/collections.ts"
+import { Effect, Option } from "effect"
+import { Cards, DelegatedKeys, Sessions } from "../domain/collections.ts"
 import { maySign } from "../machines/delegated-key.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
 import { isActiveSession } from "../domain/wallet-auth/session.ts"
@@ -23,12 +23,22 @@ export const accountSession = (excludeAuthMethodId?: string): SignerRule =>
 
 export const accountSigner: SignerRule = { _tag: "AccountSigner" }
 
-/** Whether `publicKey` is an ACTIVE delegated key of `accountId`. */
+/**
+ * Whether `publicKey` is an ACTIVE delegated key of `accountId` whose card still lists the
+ * account among its funding sources (DECISIONS #261: a closed card, or a wallet taken off the
+ * card, leaves the key unable to sign).
+ */
 const delegatedSigner = (platform: PlatformRecord, accountId: string, publicKey: string) =>
-  Effect.map(
-    Effect.flatMap(Store, (store) => store.findBy(DelegatedKeys, platform.id, "publicKey", publicKey)),
-    (keys) => keys.some((k) => k.accountId === accountId && maySign(k.status))
-  )
+  Effect.gen(function* () {
+    const store = yield* Store
+    const keys = yield* store.findBy(DelegatedKeys, platform.id, "publicKey", publicKey)
+    for (const k of keys) {
+      if (k.accountId !== accountId || !maySign(k.status)) continue
+      const card = yield* store.get(Cards, platform.id, k.cardId)
+      if (Option.isSome(card) && card.value.fundingSources.includes(accountId)) return true
+    }
+    return false
+  })
 
 /** Whether `publicKey` (compressed hex) may sign for `accountId` under `rule` at `nowMs`. */
 export const signerAllowed = (platform: PlatformRecord, accountId: string, rule: SignerRule, publicKey: string, nowMs: number): Effect.Effect<boolean, unknown, Store> => {

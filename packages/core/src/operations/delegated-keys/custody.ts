@@ -11,6 +11,7 @@ import { makeStamp } from "../../crypto/stamp.ts"
 import { maySign } from "../../machines/delegated-key.ts"
 import { Keys } from "../../ports/keys.ts"
 import { Store } from "../../ports/store.ts"
+import { fundingSourceBound } from "./funding-source.ts"
 
 /**
  * The engine custodies delegated keys (DECISIONS #263): a key pair is derived from one server
@@ -34,14 +35,20 @@ export const loadDelegatedKey = (platform: PlatformRecord, id: string) =>
 
 /**
  * What the service does with a delegated key: stamp a wallet's payload in place of a session
- * (DECISIONS #265), e.g. a card payment's quote execution. Only an ACTIVE key signs; a key this
- * server does not custody (imported from another server's state) cannot.
+ * (DECISIONS #265), e.g. a card payment's quote execution. Only an ACTIVE key whose card still
+ * lists its wallet signs (#261); a key this server does not custody (imported from another
+ * server's state) cannot.
  */
 export const delegatedKeyStamp = (platform: PlatformRecord, delegatedKeyId: string, payloadToSign: string) =>
   Effect.gen(function* () {
     const key = yield* loadDelegatedKey(platform, delegatedKeyId)
     if (!maySign(key.status))
       return yield* new InvalidInput({ message: `A ${key.status} delegated key cannot sign`, details: { reason: "DELEGATED_KEY_NOT_ACTIVE", status: key.status } })
+    if (!(yield* fundingSourceBound(platform, key)))
+      return yield* new InvalidInput({
+        message: `Card ${key.cardId} is no longer funded by ${key.accountId}: the delegated key cannot sign`,
+        details: { reason: "DELEGATED_KEY_FUNDING_SOURCE_UNBOUND", cardId: key.cardId, accountId: key.accountId }
+      })
     const pair = yield* custodiedKeyPair(key.id)
     if (pair.publicKey !== key.publicKey)
       return yield* new InvalidInput({ message: "This server does not custody the delegated key's private key", details: { reason: "DELEGATED_KEY_NOT_CUSTODIED" } })

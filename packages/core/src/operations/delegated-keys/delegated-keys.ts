@@ -53,6 +53,8 @@ const createDelegatedKeyOp = defineSignedOperation(KIND, (platform: PlatformReco
     const store = yield* Store
     const now = yield* Clock.currentTimeMillis
     if (leg.step === "CREATE_USER") {
+      // The card may have been closed, or the wallet taken off it, since the challenge.
+      yield* resolveFundingSource(platform, leg.cardId, leg.accountId)
       yield* noActiveKey(platform, leg.fundingSourceId)
       const pair = yield* custodiedKeyPair(leg.delegatedKeyId)
       const record: DelegatedKeyRecord = {
@@ -85,6 +87,7 @@ const createDelegatedKeyOp = defineSignedOperation(KIND, (platform: PlatformReco
       })
     }
     const key = yield* loadDelegatedKey(platform, leg.delegatedKeyId)
+    yield* resolveFundingSource(platform, key.cardId, key.accountId)
     const active = yield* store.findBy(DelegatedKeys, platform.id, "activeFundingSource", key.fundingSourceId)
     const step = yield* delegatedKeyMachine(key, active.length > 0 ? { _tag: "Activate", activeKeyId: active[0]!.id } : { _tag: "Activate" }, now)
     const activated: DelegatedKeyRecord = { ...key, status: step.state.status, updatedAt: rfc3339(now) }

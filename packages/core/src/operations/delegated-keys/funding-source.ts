@@ -1,7 +1,13 @@
 import { createHash } from "node:crypto"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import type { CardRecord } from "../../domain/cards/card.ts"
+import { Cards } from "../../domain/collections.ts"
+import type { DelegatedKeyRecord } from "../../domain/delegated-keys/delegated-key.ts"
 import { makeId } from "../../domain/ids.ts"
+import { referenceNotFound } from "../../domain/not-found.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
+import { Store } from "../../ports/store.ts"
+import { loadCard } from "../cards/load.ts"
 import { loadWallet } from "../wallet-auth/wallet-context.ts"
 
 /**
@@ -15,11 +21,31 @@ export const fundingSourceIdOf = (cardId: string, accountId: string): string => 
   return makeId("CardFundingSource", `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`)
 }
 
+/** Whether the card lists the wallet among its funding sources (a CLOSED card lists none). */
+export const isBound = (card: Pick<CardRecord, "fundingSources">, accountId: string): boolean => card.fundingSources.includes(accountId)
+
 /**
- * The funding source a delegated key is for: the wallet must be an EMBEDDED_WALLET internal
- * account of the platform (404 otherwise). The card side is the seam for the card group: until
- * cards are stored, any well-formed card id binds (DECISIONS #261); once they are, the card must
- * exist and list the wallet among its funding sources (404 for the card or the binding).
+ * The card funding source named by a card and a wallet (DECISIONS #261): the wallet must be an
+ * EMBEDDED_WALLET internal account of the platform (404 InternalAccount), the card a card of the
+ * platform (404 Card) and the wallet one of the card's funding sources (404 CardFundingSource,
+ * the reference's "card funding source not found"). Checked at every leg of a creation.
  */
 export const resolveFundingSource = (platform: PlatformRecord, cardId: string, accountId: string) =>
-  Effect.map(loadWallet(platform, accountId), (wallet) => ({ cardId, accountId: wallet.id, fundingSourceId: fundingSourceIdOf(cardId, wallet.id) }))
+  Effect.gen(function* () {
+    const wallet = yield* loadWallet(platform, accountId)
+    const card = yield* loadCard(platform, cardId)
+    const fundingSourceId = fundingSourceIdOf(card.id, wallet.id)
+    if (!isBound(card, wallet.id)) return yield* referenceNotFound("CardFundingSource", fundingSourceId, { cardId: card.id, accountId: wallet.id })
+    return { cardId: card.id, accountId: wallet.id, fundingSourceId }
+  })
+
+/**
+ * Whether a delegated key's funding source is still bound (DECISIONS #261): its card exists and
+ * still lists its wallet. A key whose card was closed, or whose wallet was taken off the card,
+ * stays ACTIVE but signs nothing until the wallet is a funding source of the card again.
+ */
+export const fundingSourceBound = (platform: PlatformRecord, key: Pick<DelegatedKeyRecord, "cardId" | "accountId">) =>
+  Effect.map(
+    Effect.flatMap(Store, (store) => store.get(Cards, platform.id, key.cardId)),
+    (card) => Option.isSome(card) && isBound(card.value, key.accountId)
+  )
