@@ -33,6 +33,17 @@ describe.each<StoreKind>(["memory", "sqlite"])("card simulators refuse bad bodie
     expect(await listed()).toBe(count)
   })
 
+  it("a reveal or wallet export key of the right form but off the P-256 curve is a 400 on clientPublicKey, never a 500", async () => {
+    for (const clientPublicKey of ["04" + "00".repeat(64), "04" + "ff".repeat(64)]) {
+      const reveal = await t.request("POST", `${V}/cards/${cardId}/reveal`, { body: { clientPublicKey } })
+      expect(reveal.status).toBe(400)
+      expect(reveal.body.details.errors[0].field).toBe("clientPublicKey")
+      const exported = await t.request("POST", `${V}/internal-accounts/${holder.accountId}/export`, { body: { clientPublicKey } })
+      expect(exported.status).toBe(400)
+      expect(exported.body.details.errors[0].field).toBe("clientPublicKey")
+    }
+  })
+
   it.each(simulators)("%s: a body that is not a JSON object → 400", async (kind) => {
     const r = await t.request("POST", `${V}/sandbox/cards/${cardId}/simulate/${kind}`, { raw: "[1,2", headers: { "content-type": "application/json" } })
     expect(r.status).toBe(400)

@@ -2,6 +2,7 @@ import { Either, Schema } from "effect"
 import type { InvalidInput } from "../errors.ts"
 import { bodyNotAnObject, decodeInput, isJsonObject } from "../field-errors.ts"
 import { NonEmpty, optional } from "../common.ts"
+import { normalisePublicKey } from "../../crypto/p256.ts"
 
 /** Request bodies of the wallet-auth endpoints (reference schemas under `auth/`). */
 
@@ -12,12 +13,18 @@ const InternalAccountId = Schema.String.pipe(
 )
 
 /** A P-256 public key, SEC1 hex, compressed or uncompressed (reference pattern). */
+// A key of the right form that is not a point of P-256 would only fail later, inside the ECDH of a
+// seal or a stamp check: refusing it here makes it a 400 on the field, never a defect.
+const onCurve = { message: () => "is not a point on the P-256 curve" }
+
 export const ClientPublicKey = Schema.String.pipe(
-  Schema.pattern(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, { message: () => "must be a P-256 public key in SEC1 hex" })
+  Schema.pattern(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, { message: () => "must be a P-256 public key in SEC1 hex" }),
+  Schema.filter((s) => normalisePublicKey(s) !== undefined, onCurve)
 )
 
 export const UncompressedPublicKey = Schema.String.pipe(
-  Schema.pattern(/^04[0-9a-fA-F]{128}$/, { message: () => "must be an uncompressed P-256 public key (04 + 128 hex)" })
+  Schema.pattern(/^04[0-9a-fA-F]{128}$/, { message: () => "must be an uncompressed P-256 public key (04 + 128 hex)" }),
+  Schema.filter((s) => normalisePublicKey(s) !== undefined, onCurve)
 )
 
 const Base64Url = Schema.String.pipe(
