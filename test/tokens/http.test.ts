@@ -94,6 +94,17 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("API tokens over 
     }
   })
 
+  it("a MANAGE token grants only what it holds: asking for TRANSACT is 403 and creates nothing", async () => {
+    const manager = tokenAuth(await create("Manager 3", ["MANAGE", "VIEW"]))
+    const count = (await t.request("GET", `${V}/tokens?limit=100`)).body.totalCount
+    const r = await t.request("POST", `${V}/tokens`, { body: { name: "escalated", permissions: ["TRANSACT", "VIEW"] }, auth: manager })
+    expect(r.status).toBe(403)
+    expect(r.body).toMatchObject({ code: "FORBIDDEN", details: { reason: "PERMISSION_ESCALATION", lacking: ["TRANSACT"] } })
+    expect((await t.request("GET", `${V}/tokens?limit=100`)).body.totalCount).toBe(count)
+    const ok = await t.request("POST", `${V}/tokens`, { body: { name: "viewer from manager", permissions: ["VIEW"] }, auth: manager })
+    expect(ok.status).toBe(201)
+  })
+
   it("a VIEW-only token cannot cancel an invitation (403 before anything is looked up)", async () => {
     const viewer = tokenAuth(await create("Viewer 2", ["VIEW"]))
     const r = await t.request("POST", `${V}/invitations/00000000deadbeef/cancel`, { auth: viewer })

@@ -3,6 +3,7 @@ import {
   type DomainError,
   type Engine,
   envelopeOf,
+  escalationFor,
   forbiddenFor,
   type ErrorEnvelope,
   internalErrorEnvelope,
@@ -188,6 +189,8 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       if (forbidden !== undefined) return Effect.fail(forbidden)
       const platform = principal.platform
       const run = (body: unknown) => {
+        const escalation = escalationFor(principal, route.endpoint, body)
+        if (escalation !== undefined) return Effect.fail(escalation)
         // Header names are the transport's: the core gets the signature headers' values as data.
         const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE
         const idempotencyKey = route.endpoint.idempotent === true ? req.header("idempotency-key") : undefined

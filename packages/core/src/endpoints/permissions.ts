@@ -46,3 +46,20 @@ export const forbiddenFor = (principal: Principal, e: Pick<AnyEndpoint, "method"
     details: { requiredPermission: needed, permissions: principal.permissions }
   })
 }
+
+/**
+ * A token creates tokens only with permissions it holds itself (DECISIONS #246): otherwise a
+ * MANAGE-only token could mint a TRANSACT one and move money. 403 FORBIDDEN naming the
+ * permissions it lacks; the platform's own credentials may grant any.
+ */
+export const escalationFor = (principal: Principal, e: Pick<AnyEndpoint, "operationId">, body: unknown): Forbidden | undefined => {
+  if (principal.permissions === "ALL" || e.operationId !== "createToken") return undefined
+  const requested = typeof body === "object" && body !== null && Array.isArray((body as { permissions?: unknown }).permissions) ? (body as { permissions: ReadonlyArray<unknown> }).permissions : []
+  const held = principal.permissions
+  const lacking = requested.filter((p): p is Permission => typeof p === "string" && !held.includes(p as Permission))
+  if (lacking.length === 0) return undefined
+  return new Forbidden({
+    message: `An API token can grant only permissions it holds: it lacks ${lacking.join(", ")}`,
+    details: { reason: "PERMISSION_ESCALATION", lacking, permissions: held }
+  })
+}
