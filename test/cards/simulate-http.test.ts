@@ -166,6 +166,18 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("sandbox card sim
       expect(await authorize(t, f.card.id, expected)).toMatch(/^CardTransaction:/)
     })
 
+    it("a credit cannot clear for more than was authorized: 400 on amount, nothing credited", async () => {
+      const f = await funded(0)
+      const id = await authorize(t, f.card.id, 100, "ACME MARKETPLACE", "credit_authorization")
+      const over = await simulate(t, f.card.id, "clearing", { cardTransactionId: id, amount: 1_000_000 })
+      expect(over.status).toBe(400)
+      expect(over.body.details.errors[0].field).toBe("amount")
+      expect(await balances(t, f.customerId)).toEqual({ available: 0, total: 0 })
+      expect((await getTransaction(t, id)).status).toBe("AUTHORIZED")
+      expect((await simulate(t, f.card.id, "clearing", { cardTransactionId: id, amount: 100 })).status).toBe(202)
+      expect(await balances(t, f.customerId)).toEqual({ available: 100, total: 100 })
+    })
+
     it("a balance inquiry answers a token and records nothing; on a frozen card it is declined", async () => {
       const f = await funded()
       const r = await simulate(t, f.card.id, "balance_inquiry", { merchant: merchant("SHELL OIL 12345678") })

@@ -181,6 +181,10 @@ export const cardTransactionStep = (t: CardTransactionRecord, event: CardTransac
   switch (event._tag) {
     case "Clear":
       if (!isOpen(t)) return wrongState(t, ["AUTHORIZED", "PARTIALLY_SETTLED"])
+      // Over-authorization is a debit's risk (the merchant took more); a credit cleared beyond what
+      // was authorized would create money from nothing, so it is refused.
+      if (t.direction === "CREDIT" && event.amount > t.authorizedAmount - t.settledAmount)
+        return Either.left(invalidInput([{ field: "amount", message: `a credit clears at most its remaining authorized ${t.authorizedAmount - t.settledAmount}; got ${event.amount}` }]))
       return Either.right(clear(t, event.amount, event.available, now))
     case "Return": {
       if (t.direction !== "DEBIT" || (t.status !== "SETTLED" && t.status !== "PARTIALLY_SETTLED") || t.settledAmount === 0)
