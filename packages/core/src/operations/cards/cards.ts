@@ -34,6 +34,18 @@ export const stepCard = (platform: PlatformRecord, card: CardRecord, event: Card
   })
 
 /**
+ * A deleted customer's cards stop working with it: each ACTIVE or FROZEN card is closed as a
+ * PATCH to CLOSED would close it (CLOSED_BY_PLATFORM, funding sources detached,
+ * `CARD.STATE_CHANGE`), in the deletion's transaction. PROCESSING cards cannot transact and stay.
+ */
+export const closeCardsOfDeletedHolder = (platform: PlatformRecord, customerId: string, now: number) =>
+  Effect.gen(function* () {
+    const cards = yield* (yield* Store).findBy(Cards, platform.id, "cardholderId", customerId)
+    for (const card of cards)
+      if (card.state === "ACTIVE" || card.state === "FROZEN") yield* stepCard(platform, card, { _tag: "Update", state: "CLOSED" }, now)
+  })
+
+/**
  * POST /cards: a virtual card for a KYC-approved customer, bound to some of its internal accounts.
  * The sandbox issuer decides at once by the platformCardId's suffix (else the cardholder id's):
  * ACTIVE, CLOSED (ISSUER_REJECTED), PROCESSING for good, or PROCESSING and ACTIVE 30 s later on the

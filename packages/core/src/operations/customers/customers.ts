@@ -26,6 +26,7 @@ import { rfc3339 } from "../../domain/time.ts"
 import { statusAtCreation } from "../../machines/kyc.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
+import { closeCardsOfDeletedHolder } from "../cards/cards.ts"
 import { createDecoders, decodeVariant, updateDecoders } from "./decode.ts"
 
 export const customerNotFound = (id: string) => new UserNotFound({ message: `Customer ${id} not found`, details: { customerId: id } })
@@ -266,8 +267,10 @@ export const deleteCustomer = (platform: PlatformRecord, id: string) =>
         const current = yield* loadCustomer(platform, id)
         if (current.isDeleted)
           return yield* Effect.fail(new CustomerDeleted({ message: `Customer ${id} is already deleted`, details: { customerId: id } }))
-        const deleted: CustomerRecord = { ...current, isDeleted: true, updatedAt: rfc3339(yield* Clock.currentTimeMillis) }
+        const now = yield* Clock.currentTimeMillis
+        const deleted: CustomerRecord = { ...current, isDeleted: true, updatedAt: rfc3339(now) }
         yield* store.put(Customers, platform.id, deleted)
+        yield* closeCardsOfDeletedHolder(platform, id, now)
         return customerView(deleted)
       })
     )
