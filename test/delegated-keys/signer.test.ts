@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PlatformRecord } from "@tessera/core"
 import { custodiedKeyPair, delegatedKeyStamp } from "@tessera/core/operations"
-import { stamp } from "@tessera/core/testing"
+import { newKeyPair, stamp } from "@tessera/core/testing"
 import { CLIENT_ID, CLIENT_SECRET, startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
 import { loginWithOtp, retry, V } from "../support/wallet.ts"
 import { accountQuote, balances, execute, fund, platformBankAccount, quote } from "../quotes/support.ts"
@@ -52,6 +52,22 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("a delegated key 
     expect((await balances(t, w.accountId)).available).toBe(9_000_000)
     // The wallet's own session still signs.
     expect((await retry(t, "POST", second.path, second.challenge, session)).status).toBe(200)
+  })
+
+  it("an imported key record naming a key this server does not custody never signs (401), even when ACTIVE", async () => {
+    const w = await walletWithCard(t)
+    await fund(t, w.accountId, 10_000_000)
+    const { key: session } = await loginWithOtp(t, w.emailCredentialId)
+    const { key } = await createKey(t, createBody(w.accountId, w.cardId), session)
+    // A state document whose ACTIVE key record names the importer's own public key.
+    const forged = newKeyPair()
+    const doc = (await t.request("GET", `${V}/sandbox/state`)).body
+    for (const k of doc.collections.delegatedKeys) if (k.id === key.id) k.publicKey = forged.publicKey
+    expect((await t.request("PUT", `${V}/sandbox/state`, { body: doc })).status).toBe(200)
+    const { challenge, path } = await walletQuote(w.accountId)
+    const refused = await retry(t, "POST", path, challenge, stamp(forged, challenge.body.payloadToSign))
+    expect([refused.status, refused.body.details.reason]).toEqual([401, "SIGNER_NOT_AUTHORISED"])
+    expect((await balances(t, w.accountId)).available).toBe(10_000_000)
   })
 
   it("a PENDING key cannot sign, nor can another wallet's ACTIVE key", async () => {

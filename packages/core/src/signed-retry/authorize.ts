@@ -3,7 +3,9 @@ import { Cards, DelegatedKeys, Sessions } from "../domain/collections.ts"
 import { maySign } from "../machines/delegated-key.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
 import { isActiveSession } from "../domain/wallet-auth/session.ts"
+import { Keys } from "../ports/keys.ts"
 import { Store } from "../ports/store.ts"
+import { custodiedKeyPair } from "./custody.ts"
 
 /**
  * Who may stamp a signed retry (notes-wallet-auth §1.2): a session on the account (adding a
@@ -34,6 +36,8 @@ const delegatedSigner = (platform: PlatformRecord, accountId: string, publicKey:
     const keys = yield* store.findBy(DelegatedKeys, platform.id, "publicKey", publicKey)
     for (const k of keys) {
       if (k.accountId !== accountId || !maySign(k.status)) continue
+      // Only a key this server custodies signs (#263): an imported record naming another key does not.
+      if ((yield* custodiedKeyPair(k.id)).publicKey !== k.publicKey) continue
       const card = yield* store.get(Cards, platform.id, k.cardId)
       if (Option.isSome(card) && card.value.fundingSources.includes(accountId)) return true
     }
@@ -41,7 +45,7 @@ const delegatedSigner = (platform: PlatformRecord, accountId: string, publicKey:
   })
 
 /** Whether `publicKey` (compressed hex) may sign for `accountId` under `rule` at `nowMs`. */
-export const signerAllowed = (platform: PlatformRecord, accountId: string, rule: SignerRule, publicKey: string, nowMs: number): Effect.Effect<boolean, unknown, Store> => {
+export const signerAllowed = (platform: PlatformRecord, accountId: string, rule: SignerRule, publicKey: string, nowMs: number): Effect.Effect<boolean, unknown, Store | Keys> => {
   if (rule._tag === "Key") return Effect.succeed(rule.publicKey === publicKey)
   const bySession = Effect.map(
     Effect.flatMap(Store, (store) => store.findBy(Sessions, platform.id, "publicKey", publicKey)),

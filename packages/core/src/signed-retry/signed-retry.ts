@@ -10,6 +10,7 @@ import type { SignedRequestRecord } from "../domain/wallet-auth/records.ts"
 import { sha256Hex } from "../crypto/secrets.ts"
 import { parseStamp, stampSigns } from "../crypto/stamp.ts"
 import { Ids } from "../ports/ids.ts"
+import { Keys } from "../ports/keys.ts"
 import { Store } from "../ports/store.ts"
 import { type SignerRule, signerAllowed } from "./authorize.ts"
 import { bodySha256 } from "./canonical.ts"
@@ -158,7 +159,7 @@ export const settle = (platform: PlatformRecord, record: SignedRequestRecord, op
  * one transaction, so concurrent identical retries run it once. Every failure leaves the
  * challenge as it was.
  */
-export const signedRetry = <I, E, R>(call: SignedCall<I, E, R>): Effect.Effect<Reply, unknown, Store | Ids | R> => {
+export const signedRetry = <I, E, R>(call: SignedCall<I, E, R>): Effect.Effect<Reply, unknown, Store | Ids | Keys | R> => {
   const { signature, requestId } = call.headers
   if (signature === undefined && requestId === undefined) return issue(call)
   if (requestId === undefined)

@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto"
 import { Effect, Option } from "effect"
 import { DelegatedKeys } from "../../domain/collections.ts"
 import type { DelegatedKeyRecord } from "../../domain/delegated-keys/delegated-key.ts"
@@ -6,25 +5,13 @@ import { InvalidInput } from "../../domain/errors.ts"
 import { isId } from "../../domain/ids.ts"
 import { referenceNotFound } from "../../domain/not-found.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
-import { keyPairOf } from "../../crypto/p256.ts"
 import { makeStamp } from "../../crypto/stamp.ts"
+import { custodiedKeyPair } from "../../signed-retry/custody.ts"
 import { maySign } from "../../machines/delegated-key.ts"
-import { Keys } from "../../ports/keys.ts"
 import { Store } from "../../ports/store.ts"
 import { fundingSourceBound } from "./funding-source.ts"
 
-/**
- * The engine custodies delegated keys (DECISIONS #263): a key pair is derived from one server
- * secret and the key's id, so no private key is ever stored in a record, exported in a state
- * document or answered. The same id on the same server always gives the same pair.
- */
-const CUSTODY_SECRET = "delegated-keys-p256"
-
-export const custodiedKeyPair = (delegatedKeyId: string) =>
-  Effect.map(
-    Effect.flatMap(Keys, (keys) => keys.secret(CUSTODY_SECRET, 32)),
-    (secret) => keyPairOf(new Uint8Array(createHmac("sha256", secret).update(delegatedKeyId).digest()))
-  )
+export { custodiedKeyPair } from "../../signed-retry/custody.ts"
 
 export const loadDelegatedKey = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
