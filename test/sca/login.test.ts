@@ -85,6 +85,9 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("SCA login, sessi
     await record(c, "RESET_PASSWORD_COMPLETED")
     const after = await t.request("POST", `${V}/sca/factors${q(c)}`, { body: { type: "TOTP" } })
     expect([after.status, after.body.code]).toEqual([409, "SCA_SESSION_REQUIRED"])
+    // The enrollment started before the reset cannot be finished without a new login.
+    const confirmed = await t.request("POST", `${V}/sca/factors/confirm${q(c)}`, { body: { type: "TOTP", secret: acctFactors.body.secret, code: "123456" } })
+    expect([confirmed.status, confirmed.body.code]).toEqual([409, "SCA_SESSION_REQUIRED"])
   })
 
   it("a TOTP login uses the authenticator's code (sandbox 123456) and needs no challengeId", async () => {

@@ -86,7 +86,9 @@ export const confirmScaFactorEnrollment = (platform: PlatformRecord, query: unkn
     return yield* commitStep(
       platform.id,
       Effect.gen(function* () {
-        const profile = yield* loadProfile(platform, input.customerId)
+        // Confirming needs the session too: one revoked since the start (a password reset, a 2FA
+        // reset) must not let a pending enrollment finish.
+        const profile = yield* requireSession(platform, input.customerId)
         const now = yield* Clock.currentTimeMillis
         const b = input.body
         if (b.type === "TOTP") {
@@ -107,12 +109,12 @@ const passkeyView = (p: ScaProfileRecord): object => ({
   factor: { factor: "PASSKEY" as const, credentialId: p.passkey?.enrolled === true ? p.passkey.credential.credentialId : "", name: "Passkey" }
 })
 
-/** Eight one-time recovery codes `XXXX-XXXX-XXXX` drawn from the given random bytes. */
+/** Four one-time recovery codes `XXXX-XXXX-XXXX`, twelve of the given random bytes each (none shared). */
 const recoveryCodes = (bytes: Uint8Array) => {
   const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
   const chars = [...bytes].map((b) => alphabet[b % alphabet.length]!)
   return Array.from({ length: 4 }, (_, i) => {
-    const c = chars.slice(i * 10, i * 10 + 12).join("").padEnd(12, "A")
+    const c = chars.slice(i * 12, i * 12 + 12).join("")
     return `${c.slice(0, 4)}-${c.slice(4, 8)}-${c.slice(8, 12)}`
   })
 }

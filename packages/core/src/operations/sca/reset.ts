@@ -99,7 +99,9 @@ export const completeTwoFactorReset = (platform: PlatformRecord, resetId: string
           if (mobile === undefined) return yield* invalidInput([{ field: "mobile", message: "is required to complete an SMS_OTP reset" }])
           const phoneNumber = `${mobile.countryCode}${mobile.number}`
           if (!/^\+[1-9]\d{1,14}$/.test(phoneNumber)) return yield* invalidInput([{ field: "mobile.number", message: "with countryCode must form an E.164 number" }])
-          yield* store.put(Customers, platform.id, { ...customer, phoneNumber, updatedAt: rfc3339(now) })
+          // Re-read inside the transaction: a customer PATCH since the check above must not be lost.
+          const current = yield* loadScaCustomer(platform, customer.id)
+          yield* store.put(Customers, platform.id, { ...current, phoneNumber, updatedAt: rfc3339(now) })
         }
         const profile = yield* loadProfile(platform, customer.id)
         const cleared = yield* scaFactorsMachine(profile, { _tag: "Reset", factor: reset.factor }, now)
