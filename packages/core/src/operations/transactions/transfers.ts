@@ -12,6 +12,7 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { type TransactionRecord, transactionView } from "../../domain/transactions/transaction.ts"
 import { TRANSFER_MAX_USD_CENTS, TRAVEL_RULE_THRESHOLD_EUR_CENTS } from "../../limits.ts"
+import { scaAppliesTo } from "../sca/customer.ts"
 import { Store } from "../../ports/store.ts"
 import { primaryIdentifier } from "../../sandbox/beneficiary.ts"
 import { sandboxCurrencies } from "../../sandbox/exchange-rates.ts"
@@ -110,6 +111,21 @@ const identifiersOf = (external: ExternalAccountRecord): ReadonlyArray<string> =
  * transaction as created (DECISIONS #181); an insufficient available balance fails the hold and
  * with it everything (400 INVALID_AMOUNT, nothing written).
  */
+/**
+ * A transfer-out carries no SCA challenge (the reference gives it none), so for a customer in an
+ * SCA region it may only pay a beneficiary the customer trusted (#231's exemption); any other
+ * destination is refused before anything is written, pointing at the quote flow, which carries
+ * the challenge (DECISIONS #234). Without this, the deprecated route would bypass #230.
+ */
+const scaGateOfTransferOut = (platform: PlatformRecord, customerId: string | undefined, external: ExternalAccountRecord) =>
+  Effect.gen(function* () {
+    if (customerId === undefined || external.trusted === true || !(yield* scaAppliesTo(platform, customerId))) return
+    const errors = [
+      { field: "destination.accountId", message: "an SCA customer's transfer-out needs a trusted beneficiary; pay others with POST /quotes, which carries the SCA challenge" }
+    ]
+    return yield* new InvalidInput({ message: `Invalid field destination.accountId: ${errors[0]!.message}`, details: { errors, reason: "SCA_AUTHORIZATION_REQUIRED" } })
+  })
+
 const transfer = (platform: PlatformRecord, direction: "in" | "out", internalId: string, externalId: string, amount: number, extra: Partial<TransactionRecord>) =>
   Effect.gen(function* () {
     const store = yield* Store
@@ -119,6 +135,7 @@ const transfer = (platform: PlatformRecord, direction: "in" | "out", internalId:
         const external = yield* findExternalAccount(platform, externalId)
         const now = yield* Clock.currentTimeMillis
         yield* checkTransfer(internal, external, amount, direction === "out" ? "destination.accountId" : "source.accountId", now)
+        if (direction === "out") yield* scaGateOfTransferOut(platform, internal.customerId, external)
         const at = rfc3339(now)
         const money = { amount, currency: internal.balance.currency }
         const internalEnd = { accountId: internal.id, currency: internal.balance.currency.code }
