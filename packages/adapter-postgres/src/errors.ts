@@ -17,9 +17,10 @@ const conflicts = new WeakSet<StoreError>()
 
 export const isConflict = (e: unknown): boolean => e instanceof StoreError && conflicts.has(e)
 
+/** The SQLSTATE of an error the server sent (pg's DatabaseError carries a severity with it). */
 export const sqlStateOf = (e: unknown): string | undefined => {
-  const code = (e as { code?: unknown } | null)?.code
-  return typeof code === "string" ? code : undefined
+  const x = e as { code?: unknown; severity?: unknown } | null
+  return typeof x?.code === "string" && typeof x.severity === "string" ? x.code : undefined
 }
 
 export const isRetryableSqlState = (e: unknown): boolean => {
@@ -37,6 +38,9 @@ export const storeErrorOf = (e: unknown): unknown => {
   const code = sqlStateOf(e)
   if (code === undefined) {
     const message = e instanceof Error ? e.message : String(e)
+    // A socket error (ENOENT, ECONNREFUSED, EPIPE…): no server answered.
+    const sys = (e as { syscall?: unknown; code?: unknown } | null)
+    if (typeof sys?.syscall === "string") return new StoreError({ message: `PostgreSQL: ${String(sys.code)} on ${sys.syscall}`, retryable: false })
     // pg reports a lost or refused connection as a plain Error (ECONNREFUSED, "Connection terminated").
     if (/ECONN|ENOENT|EPIPE|ETIMEDOUT|Connection terminated|connection timeout|Client has encountered a connection error|pool/i.test(message))
       return new StoreError({ message: `PostgreSQL: ${message}`, retryable: false })
