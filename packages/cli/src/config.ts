@@ -82,7 +82,7 @@ const oneOf =
     values.find((v) => v === s)
 
 /** A file path, `:memory:`, or a PostgreSQL URL that parses. */
-const database = (s: string) => (s === "" ? undefined : isPostgresUrl(s) ? (URL.canParse(s) ? s : undefined) : s)
+const database = (s: string) => (isPostgresUrl(s) ? (URL.canParse(s) ? s : undefined) : nonEmpty(s))
 
 const httpUrl = (s: string) => {
   if (!URL.canParse(s)) return undefined
