@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Either } from "effect"
 import type { OutboxEvent } from "../../packages/core/src/ports/notifier.ts"
-import { type AttemptOutcome, backoffMs, deliveryStatus, isDue, outboxDelivery } from "../../packages/core/src/machines/outbox-delivery.ts"
+import { type AttemptOutcome, backoffMs, type DeliveryEvent, deliveryStatus, isDue, outboxDelivery } from "../../packages/core/src/machines/outbox-delivery.ts"
 import { BACKOFF_MAX_MS, DELIVERY_WINDOW_MS } from "../../packages/core/src/limits.ts"
 import { rfc3339 } from "../../packages/core/src/domain/time.ts"
 
@@ -50,6 +50,55 @@ describe("outbox delivery machine", () => {
             lastGap = gap
           }
           if (status !== "PENDING") expect(isDue(event, Number.MAX_SAFE_INTEGER)).toBe(false)
+        }
+      })
+    )
+  })
+
+  it("claims: of any interleaving of claims, releases and attempts, one claim holds at a time; a held event is due to nobody; an attempt or the holder's release ends it", () => {
+    type Step = { readonly by: number; readonly kind: "claim" | "release" | "attempt"; readonly outcome: AttemptOutcome; readonly wait: number }
+    const arbStep: fc.Arbitrary<Step> = fc.record({
+      by: fc.integer({ min: 0, max: 2 }),
+      kind: fc.constantFrom("claim", "release", "attempt"),
+      outcome: arbOutcome,
+      wait: fc.integer({ min: 0, max: 40_000 })
+    })
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 60 }), (steps) => {
+        let event = pending()
+        let now = T0
+        // What each of three instances believes it holds: the claim's deadline.
+        const held = new Map<number, number>()
+        for (const s of steps) {
+          now += s.wait
+          const before = event
+          const e: DeliveryEvent =
+            s.kind === "claim"
+              ? { _tag: "Claimed", untilMs: now + 30_000 }
+              : s.kind === "release"
+                ? { _tag: "Released", untilMs: held.get(s.by) ?? -1 }
+                : { _tag: "Attempted", outcome: s.outcome }
+          const t = Either.getOrThrow(outboxDelivery(before, e, now))
+          expect(t.emit).toEqual([])
+          event = t.state
+          if (deliveryStatus(before) !== "PENDING") expect(event).toBe(before)
+          if (s.kind === "claim") {
+            // Won exactly when it was due: never while another claim held.
+            const won = event !== before
+            expect(won).toBe(isDue(before, now))
+            if (won) {
+              held.set(s.by, now + 30_000)
+              expect(isDue(event, now + 29_999)).toBe(false)
+              expect(isDue(event, now + 30_000)).toBe(deliveryStatus(event) === "PENDING" && (event.nextAttemptAtMs ?? 0) <= now + 30_000)
+            }
+          } else if (s.kind === "release") {
+            const holds = before.claimedUntilMs !== undefined && before.claimedUntilMs === held.get(s.by) && deliveryStatus(before) === "PENDING"
+            expect(event.claimedUntilMs).toBe(holds ? undefined : before.claimedUntilMs)
+            held.delete(s.by)
+          } else {
+            expect(event.claimedUntilMs).toBeUndefined()
+            held.clear()
+          }
         }
       })
     )
