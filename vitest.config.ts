@@ -9,6 +9,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: "forks",
     // Empties the exercised-status records (test/support/coverage.ts) so `pnpm coverage` reads this run's.
-    globalSetup: ["test/support/coverage-setup.ts"]
+    globalSetup: ["test/support/coverage-setup.ts", "test/support/postgres-setup.ts"]
   }
 })

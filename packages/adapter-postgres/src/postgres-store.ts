@@ -1,0 +1,215 @@
+import { Effect, Layer, Option } from "effect"
+import pg from "pg"
+import { type Collection, indexKeys, type ListQuery, Store, type StoreError, type StoreService, UniqueViolation } from "@tessera/core"
+import { inTransaction } from "@tessera/core/store-kit"
+import { Connection, fromPromise } from "./connection.ts"
+import { listPage, type Row } from "./list.ts"
+import { migrate, SCHEMA_NAME } from "./migrate.ts"
+import { postgresTransaction } from "./transaction.ts"
+
+export interface PostgresStoreOptions {
+  /** A connection string: `postgres://user:password@host:port/database` (or `?host=/socket/dir`). */
+  readonly url: string
+  /** The schema holding Tessera's tables (created at start); default `tessera`. */
+  readonly schema?: string
+  /** Connections in the pool (default 10): one serves the open transaction, the others reads. */
+  readonly poolSize?: number
+}
+
+const counted = (c: Collection<unknown>, name: string): boolean => c.indexes[name]?.counted === true
+
+/** A record's index entries by `name\0key`, so old and new can be compared by exact key. */
+const keysOf = <A>(c: Collection<A>, value: A | undefined): Map<string, readonly [string, string]> => {
+  const out = new Map<string, readonly [string, string]>()
+  if (value !== undefined)
+    for (const name of Object.keys(c.indexes)) for (const k of indexKeys(c, name, value)) out.set(`${name}\u0000${k}`, [name, k])
+  return out
+}
+
+/** `Store` on PostgreSQL through `pg`: every call is a round trip, every write a SERIALIZABLE transaction. */
+export const makePostgresStore = (pool: pg.Pool): StoreService => {
+  const conn = new Connection(pool)
+  const tx = postgresTransaction(conn)
+  const q = <R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>, name?: string) => conn.query<R>(text, values, name)
+  /** A write joins the fiber's transaction, or is a transaction of its own. */
+  const write = <X, E>(self: Effect.Effect<X, E>): Effect.Effect<X, E | StoreError> =>
+    Effect.withFiberRuntime((fiber) => (fiber.getFiberRef(inTransaction) ? self : tx(self)))
+
+  const getRow = (c: Collection<unknown>, scope: string, id: string) =>
+    Effect.map(
+      q<Row>("SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND id = $3", [c.name, scope, id], "tessera_get"),
+      (rows) => rows[0]
+    )
+
+  // Index rows change only where the keys do; counters move with them, in one statement each.
+  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, seq: number, before: A | undefined, after: A | undefined, total: -1 | 0 | 1) => {
+    const old = keysOf(c, before)
+    const next = keysOf(c, after)
+    const gone: Array<[string, string]> = []
+    const added: Array<[string, string]> = []
+    const deltas: Array<[string, string, number]> = total === 0 ? [] : [["", "", total]]
+    for (const [k, nk] of old)
+      if (!next.has(k)) {
+        gone.push([nk[0], nk[1]])
+        if (counted(c as Collection<unknown>, nk[0])) deltas.push([nk[0], nk[1], -1])
+      }
+    for (const [k, nk] of next)
+      if (!old.has(k)) {
+        added.push([nk[0], nk[1]])
+        if (counted(c as Collection<unknown>, nk[0])) deltas.push([nk[0], nk[1], 1])
+      }
+    const steps: Array<Effect.Effect<unknown, StoreError>> = []
+    if (gone.length > 0)
+      steps.push(
+        q(
+          `DELETE FROM record_index WHERE collection = $1 AND scope = $2 AND seq = $3
+           AND (name, key) IN (SELECT * FROM unnest($4::text[], $5::text[]))`,
+          [c.name, scope, seq, gone.map((g) => g[0]), gone.map((g) => g[1])],
+          "tessera_index_delete"
+        )
+      )
+    if (added.length > 0)
+      steps.push(
+        q(
+          `INSERT INTO record_index (collection, scope, name, key, seq, id, uniq)
+           SELECT $1, $2, t.name, t.key, $3, $4, t.uniq FROM unnest($5::text[], $6::text[], $7::boolean[]) AS t(name, key, uniq)
+           ON CONFLICT DO NOTHING`,
+          [c.name, scope, seq, id, added.map((a) => a[0]), added.map((a) => a[1]), added.map((a) => c.indexes[a[0]]?.kind === "unique")],
+          "tessera_index_add"
+        )
+      )
+    if (deltas.length > 0)
+      steps.push(
+        q(
+          `INSERT INTO record_counts (collection, scope, name, key, n)
+           SELECT $1, $2, t.name, t.key, t.d FROM unnest($3::text[], $4::text[], $5::bigint[]) AS t(name, key, d)
+           ON CONFLICT (collection, scope, name, key) DO UPDATE SET n = record_counts.n + EXCLUDED.n`,
+          [c.name, scope, deltas.map((d) => d[0]), deltas.map((d) => d[1]), deltas.map((d) => d[2])],
+          "tessera_count"
+        )
+      )
+    return Effect.all(steps, { discard: true })
+  }
+
+  /** The first unique key (in declaration order) another record holds, as the port's error. */
+  const checkUnique = <A>(c: Collection<A>, scope: string, id: string, value: A): Effect.Effect<void, StoreError | UniqueViolation> => {
+    const wanted: Array<[string, string]> = []
+    for (const name in c.indexes) if (c.indexes[name]!.kind === "unique") for (const key of indexKeys(c, name, value)) wanted.push([name, key])
+    if (wanted.length === 0) return Effect.void
+    return Effect.flatMap(
+      q<{ name: string; key: string; id: string }>(
+        `SELECT name, key, id FROM record_index WHERE collection = $1 AND scope = $2 AND id <> $3
+         AND (name, key) IN (SELECT * FROM unnest($4::text[], $5::text[]))`,
+        [c.name, scope, id, wanted.map((w) => w[0]), wanted.map((w) => w[1])],
+        "tessera_holders"
+      ),
+      (rows) => {
+        for (const [name, key] of wanted) {
+          const holder = rows.find((r) => r.name === name && r.key === key)
+          if (holder !== undefined) return Effect.fail(new UniqueViolation({ collection: c.name, index: name, key, existingId: holder.id }))
+        }
+        return Effect.void
+      }
+    )
+  }
+
+  return {
+    get: <A>(c: Collection<A>, scope: string, id: string) =>
+      Effect.map(getRow(c as Collection<unknown>, scope, id), (row) => (row === undefined ? Option.none<A>() : Option.some(JSON.parse(row.data) as A))),
+    put: (c, scope, value) =>
+      write(
+        Effect.gen(function* () {
+          const id = c.idOf(value)
+          yield* checkUnique(c, scope, id, value)
+          const prev = yield* getRow(c as Collection<unknown>, scope, id)
+          const data = JSON.stringify(value)
+          if (prev === undefined) {
+            const [row] = yield* q<{ seq: string }>(
+              "INSERT INTO records (collection, scope, id, data) VALUES ($1, $2, $3, $4) RETURNING seq",
+              [c.name, scope, id, data],
+              "tessera_insert"
+            )
+            yield* writeIndexes(c, scope, id, Number(row!.seq), undefined, value, 1)
+          } else {
+            yield* q("UPDATE records SET data = $1 WHERE seq = $2", [data, prev.seq], "tessera_update")
+            yield* writeIndexes(c, scope, id, Number(prev.seq), JSON.parse(prev.data), value, 0)
+          }
+        })
+      ) as never,
+    remove: (c, scope, id) =>
+      write(
+        Effect.gen(function* () {
+          const prev = yield* getRow(c as Collection<unknown>, scope, id)
+          if (prev === undefined) return false
+          yield* writeIndexes(c, scope, id, Number(prev.seq), JSON.parse(prev.data), undefined, -1)
+          yield* q("DELETE FROM records WHERE seq = $1", [prev.seq], "tessera_remove")
+          return true
+        })
+      ),
+    findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>
+      Effect.map(
+        q<Row>(
+          `SELECT r.seq, r.data FROM record_index i JOIN records r ON r.seq = i.seq
+           WHERE i.collection = $1 AND i.scope = $2 AND i.name = $3 AND i.key = $4 ORDER BY i.seq`,
+          [c.name, scope, index, value],
+          "tessera_by_key"
+        ),
+        (rows) => rows.map((r) => JSON.parse(r.data) as A)
+      ),
+    list: <A>(c: Collection<A>, scope: string, query: ListQuery) => listPage(q, c, scope, query),
+    due: <A>(c: Collection<A>, scope: string, index: string, upTo: string, limit: number) =>
+      Effect.map(
+        q<Row>(
+          `SELECT r.seq, r.data FROM records r WHERE r.seq IN (
+             SELECT i.seq FROM record_index i WHERE i.collection = $1 AND i.scope = $2 AND i.name = $3 AND i.key <= $4)
+           ORDER BY r.seq LIMIT $5`,
+          [c.name, scope, index, upTo, limit],
+          "tessera_due"
+        ),
+        (rows) => rows.map((r) => JSON.parse(r.data) as A)
+      ),
+    clear: (c, scope) =>
+      write(
+        Effect.gen(function* () {
+          yield* q("DELETE FROM record_index WHERE collection = $1 AND scope = $2", [c.name, scope], "tessera_clear_index")
+          yield* q("DELETE FROM record_counts WHERE collection = $1 AND scope = $2", [c.name, scope], "tessera_clear_counts")
+          const rows = yield* q("DELETE FROM records WHERE collection = $1 AND scope = $2 RETURNING seq", [c.name, scope], "tessera_clear")
+          return rows.length
+        })
+      ),
+    transaction: tx
+  }
+}
+
+/** A pool on `url` whose sessions work in `schema`. */
+export const openPool = (options: PostgresStoreOptions): pg.Pool => {
+  const schema = options.schema ?? "tessera"
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`)
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, options: `-c search_path=${schema}` })
+  // An idle connection the server closes is an event on the pool, not a crash of the process;
+  // the next query opens a new one.
+  pool.on("error", () => undefined)
+  return pool
+}
+
+export const PostgresStore = {
+  /**
+   * `Store` on a PostgreSQL database: a pool opened for the layer's lifetime (migrations applied
+   * first, safely when several instances start at once) and ended with it.
+   */
+  layer: (options: PostgresStoreOptions): Layer.Layer<Store, StoreError> =>
+    Layer.scoped(
+      Store,
+      Effect.acquireRelease(
+        Effect.flatMap(
+          Effect.sync(() => openPool(options)),
+          (pool) =>
+            Effect.as(
+              Effect.tapError(fromPromise(() => migrate(pool, options.schema ?? "tessera")), () => Effect.promise(() => pool.end())),
+              pool
+            )
+        ),
+        (pool) => Effect.promise(() => pool.end())
+      ).pipe(Effect.map(makePostgresStore))
+    )
+}

@@ -1,0 +1,24 @@
+import { randomBytes } from "node:crypto"
+import { Layer } from "effect"
+import type { Store } from "@tessera/core"
+import { PostgresStore } from "@tessera/adapter-postgres"
+
+/**
+ * The test server's URL. Missing, the Postgres tests fail (never skip: CI must not pass without
+ * them) with what to do about it.
+ */
+export const pgUrl = (): string => {
+  const url = process.env.TESSERA_TEST_PG_URL
+  if (url === undefined || url === "")
+    throw new Error(
+      "The PostgreSQL tests need a server: install PostgreSQL (initdb and pg_ctl on PATH or under /usr/lib/postgresql; the test run then starts a throwaway cluster itself), or set TESSERA_TEST_PG_URL=postgres://… to a database they may create schemas in"
+    )
+  return url
+}
+
+/** A schema no other test uses: each store of a test starts empty on the one shared server. */
+export const freshSchema = (label = "t"): string => `${label.toLowerCase().replace(/[^a-z0-9_]/g, "_").slice(0, 30)}_${randomBytes(6).toString("hex")}`
+
+/** A Postgres store in a fresh schema of the test server. */
+export const freshPostgresLayer = (label?: string): Layer.Layer<Store> =>
+  Layer.orDie(PostgresStore.layer({ url: pgUrl(), schema: freshSchema(label), poolSize: 4 }))
