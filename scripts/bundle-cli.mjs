@@ -21,7 +21,8 @@ export const bundleCli = async ({ outfile, sqlite }) => {
     format: "esm",
     target: "node20",
     outfile,
-    external: sqlite === "package" ? ["better-sqlite3"] : [],
+    // pg's optional native binding and its Cloudflare socket are loaded only when asked for.
+    external: [...(sqlite === "package" ? ["better-sqlite3"] : []), "pg-native", "cloudflare:sockets"],
     plugins:
       sqlite === "package"
         ? []

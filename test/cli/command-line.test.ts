@@ -43,6 +43,6 @@ describe("parseCommandLine", () => {
   })
 
   it("names a value-less flag and does not swallow the next flag as its value", () => {
-    expect(usageError(["serve", "--db", "--port", "1"])).toBe('--db needs a value (--db <file> or --db=<file>); run "tessera serve --help" for usage')
+    expect(usageError(["serve", "--db", "--port", "1"])).toBe('--db needs a value (--db <file|url> or --db=<file|url>); run "tessera serve --help" for usage')
   })
 })

@@ -58,12 +58,12 @@ describe("readConfig", () => {
     [{ TESSERA_WEBHOOK_URL: "" }, {}, "TESSERA_WEBHOOK_URL must be an http:// or https:// URL, got an empty value"],
     [{ HOST: "" }, {}, "HOST must be an IP address or a host name (127.0.0.1 for this machine only, 0.0.0.0 for all interfaces), got an empty value"],
     [{}, { host: "a b" }, '--host must be an IP address or a host name (127.0.0.1 for this machine only, 0.0.0.0 for all interfaces), got "a b"'],
-    [{}, { db: "" }, '--db must be a file path, or ":memory:" for the memory store, got an empty value'],
+    [{}, { db: "" }, '--db must be a file path, ":memory:" for the memory store, or a postgres:// URL, got an empty value'],
     [{ TESSERA_CLIENT_ID: "a:b" }, {}, 'TESSERA_CLIENT_ID must be a non-empty id without ":" or control characters, got "a:b"'],
     [{}, { clientId: "" }, '--client-id must be a non-empty id without ":" or control characters, got an empty value'],
     [{ TESSERA_CLIENT_SECRET: "" }, {}, "TESSERA_CLIENT_SECRET must be a non-empty secret without control characters, got an empty value"],
     [{ TESSERA_LOG: "1" }, {}, 'TESSERA_LOG must be "on" or "off", got "1"'],
-    [{}, { db: "a\nb" }, '--db must be a file path, or ":memory:" for the memory store, got "a\\nb"']
+    [{}, { db: "a\nb" }, '--db must be a file path, ":memory:" for the memory store, or a postgres:// URL, got "a\\nb"']
   ] as ReadonlyArray<[Record<string, string>, ServeFlags, string]>)("refuses %j %j in one line naming where the value came from", (env, flags, message) => {
     expect(refusal(env, flags)).toBe(message)
   })

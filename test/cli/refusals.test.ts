@@ -16,7 +16,7 @@ describe.concurrent("an empty or invalid value, from a flag or the environment: 
     ["TESSERA_WEBHOOK_URL=not a url", [], { TESSERA_WEBHOOK_URL: "not a url" }, /^tessera: TESSERA_WEBHOOK_URL must be an http/],
     ["--host=", ["--host="], {}, /^tessera: --host must be an IP address or a host name/],
     ["HOST=", [], { HOST: "" }, /^tessera: HOST must be/],
-    ["--db=", ["--db="], {}, /^tessera: --db must be a file path, or ":memory:"/],
+    ["--db=", ["--db="], {}, /^tessera: --db must be a file path, ":memory:" for the memory store, or a postgres:\/\/ URL/],
     ["TESSERA_DB=", [], { TESSERA_DB: "" }, /^tessera: TESSERA_DB must be/],
     ["--client-id=", ["--client-id="], {}, /^tessera: --client-id must be a non-empty id/],
     ["--client-id a:b", ["--client-id", "a:b"], {}, /^tessera: --client-id must be .* without ":"/],

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { Layer } from "effect"
 import type { Store } from "@tessera/core"
-import { PostgresStore } from "@tessera/adapter-postgres"
+import { openPool, PostgresStore } from "@tessera/adapter-postgres"
 
 /**
  * The test server's URL. Missing, the Postgres tests fail (never skip: CI must not pass without
@@ -22,3 +22,20 @@ export const freshSchema = (label = "t"): string => `${label.toLowerCase().repla
 /** A Postgres store in a fresh schema of the test server. */
 export const freshPostgresLayer = (label?: string): Layer.Layer<Store> =>
   Layer.orDie(PostgresStore.layer({ url: pgUrl(), schema: freshSchema(label), poolSize: 4 }))
+
+/**
+ * A new, empty database on the test server, as a URL: for what runs in another process (a CLI
+ * server) and so cannot be handed a schema. Made through the adapter's own pool.
+ */
+export const freshDatabaseUrl = async (label = "db"): Promise<string> => {
+  const name = freshSchema(label)
+  const pool = openPool({ url: pgUrl(), schema: "public", poolSize: 1 })
+  try {
+    await pool.query(`CREATE DATABASE "${name}"`)
+  } finally {
+    await pool.end()
+  }
+  const url = new URL(pgUrl())
+  url.pathname = `/${name}`
+  return url.toString()
+}

@@ -195,10 +195,12 @@ export const openPool = (options: PostgresStoreOptions): pg.Pool => {
 export const PostgresStore = {
   /**
    * `Store` on a PostgreSQL database: a pool opened for the layer's lifetime (migrations applied
-   * first, safely when several instances start at once) and ended with it.
+   * first, safely when several instances start at once) and ended with it. A database that
+   * cannot be reached or migrated at start is a defect of the layer carrying the `StoreError`
+   * (the engine takes a store layer that cannot fail; the CLI turns it into one line).
    */
-  layer: (options: PostgresStoreOptions): Layer.Layer<Store, StoreError> =>
-    Layer.scoped(
+  layer: (options: PostgresStoreOptions): Layer.Layer<Store> =>
+    Layer.orDie(Layer.scoped(
       Store,
       Effect.acquireRelease(
         Effect.flatMap(
@@ -211,5 +213,5 @@ export const PostgresStore = {
         ),
         (pool) => Effect.promise(() => pool.end())
       ).pipe(Effect.map(makePostgresStore))
-    )
+    ))
 }

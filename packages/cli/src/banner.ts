@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net"
 import { BASE_PATH, type RunningServer } from "@tessera/adapter-http"
 import type { ServerConfig } from "./config.ts"
+import { isPostgresUrl, redactedUrl } from "./options.ts"
 
 /**
  * One shell word for `s`, for POSIX shells and zsh: left bare when every character is inert,
@@ -36,7 +37,7 @@ export const bannerText = (config: ServerConfig, server: RunningServer, secretFr
   const example = curlExample(url, config.clientId, secretFromEnv ? { fromEnv: true } : { fromEnv: false, value: config.clientSecret })
   return [
     `Tessera sandbox listening on ${server.url}`,
-    `  store:         ${config.db === ":memory:" ? "memory (lost on exit)" : `SQLite ${config.db}`}`,
+    `  store:         ${config.db === ":memory:" ? "memory (lost on exit)" : isPostgresUrl(config.db) ? `PostgreSQL ${redactedUrl(config.db)}` : `SQLite ${config.db}`}`,
     `  clock:         ${config.clock}`,
     ...(config.seedFile === undefined ? [] : [`  seeded from:   ${config.seedFile}`]),
     `  client id:     ${config.clientId}`,

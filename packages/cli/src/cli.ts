@@ -1,12 +1,14 @@
-import { type Engine, makeEngine, type PlatformRecord } from "@tessera/core"
+import { Engine, makeEngine, type PlatformRecord } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
+import { PostgresStore } from "@tessera/adapter-postgres"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { type RunningServer, serve, startDueRunner, startWebhookWorker } from "@tessera/adapter-http"
 import { parseCommandLine } from "./args.ts"
 import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
 import { DEBUG_VARIABLE, reportFailure } from "./failure-report.ts"
-import { databaseProblem, listenProblem } from "./startup-errors.ts"
+import { isPostgresUrl } from "./options.ts"
+import { databaseProblem, listenProblem, postgresProblem } from "./startup-errors.ts"
 import { importSeed, readSeedFile } from "./seed-file.ts"
 import { serveUsage, topUsage } from "./usage.ts"
 import { packageVersion } from "./version.ts"
@@ -23,11 +25,15 @@ export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
   // A seed file is read and checked before the database is opened: a bad one changes nothing.
   const seed = config.seedFile === undefined ? undefined : await readSeedFile(config.seedFile)
-  const store = config.db === ":memory:" ? MemoryStore.layer : SqliteStore.layer({ filename: config.db })
+  const postgres = isPostgresUrl(config.db)
+  const store =
+    config.db === ":memory:" ? MemoryStore.layer : postgres ? PostgresStore.layer({ url: config.db }) : SqliteStore.layer({ filename: config.db })
   let engine: Engine | undefined
   let platform: PlatformRecord
   try {
-    engine = makeEngine({ store, clock: config.clock })
+    // PostgreSQL answers asynchronously, so its engine is built with `Engine.make`; the
+    // synchronous stores keep the synchronous start.
+    engine = postgres ? await Engine.make({ store, clock: config.clock }) : makeEngine({ store, clock: config.clock })
     platform = await engine.platform({
       clientId: config.clientId,
       clientSecret: config.clientSecret,
@@ -36,7 +42,7 @@ export const startServer = async (config: ServerConfig) => {
     })
   } catch (e) {
     await engine?.dispose().catch(() => undefined)
-    throw databaseProblem(config.db, e) ?? e
+    throw (postgres ? postgresProblem(config.db, e) : databaseProblem(config.db, e)) ?? e
   }
   // The seed is imported only once the port is ours (a busy port must not cost the database its
   // data); requests arriving meanwhile wait for the import instead of seeing the state it replaces.

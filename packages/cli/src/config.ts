@@ -4,6 +4,7 @@ import {
   DEFAULT_DB,
   DEFAULT_HOST,
   DEFAULT_PORT,
+  isPostgresUrl,
   SERVE_OPTIONS,
   type ServeFlags
 } from "./options.ts"
@@ -80,6 +81,9 @@ const oneOf =
   (s: string): T | undefined =>
     values.find((v) => v === s)
 
+/** A file path, `:memory:`, or a PostgreSQL URL that parses. */
+const database = (s: string) => (isPostgresUrl(s) ? (URL.canParse(s) ? s : undefined) : nonEmpty(s))
+
 const httpUrl = (s: string) => {
   if (!URL.canParse(s)) return undefined
   const url = new URL(s)
@@ -91,7 +95,7 @@ export const readConfig = (env: Record<string, string | undefined>, flags: Serve
   const base = {
     port: check(given(flags, env, "port"), DEFAULT_PORT, "an integer from 0 to 65535 (0 picks a free port)", port),
     host: check(given(flags, env, "host"), DEFAULT_HOST, "an IP address or a host name (127.0.0.1 for this machine only, 0.0.0.0 for all interfaces)", host),
-    db: check(given(flags, env, "db"), DEFAULT_DB, 'a file path, or ":memory:" for the memory store', nonEmpty),
+    db: check(given(flags, env, "db"), DEFAULT_DB, 'a file path, ":memory:" for the memory store, or a postgres:// URL', database),
     clientId: check(given(flags, env, "clientId"), DEFAULT_CLIENT_ID, 'a non-empty id without ":" or control characters', clientId),
     clientSecret: check(fromEnv(env, "TESSERA_CLIENT_SECRET"), DEFAULT_CLIENT_SECRET, "a non-empty secret without control characters", nonEmpty),
     clock: check(given(flags, env, "clock"), "real" as const, '"real" or "virtual"', oneOf("real", "virtual")),

@@ -24,13 +24,24 @@ export interface ServeOption {
 export const DEFAULT_PORT = 4010
 export const DEFAULT_HOST = "127.0.0.1"
 export const DEFAULT_DB = "./tessera.sqlite"
+/** A `--db` value naming a PostgreSQL database rather than a SQLite file. */
+export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db)
+
+/** A database URL with its password replaced, for the banner and error messages. */
+export const redactedUrl = (db: string): string => {
+  if (!URL.canParse(db)) return db
+  const url = new URL(db)
+  if (url.password !== "") url.password = "***"
+  return url.toString()
+}
+
 export const DEFAULT_CLIENT_ID = "sandbox-client-id"
 export const DEFAULT_CLIENT_SECRET = "sandbox-client-secret"
 
 export const SERVE_OPTIONS: ReadonlyArray<ServeOption> = [
   { flag: "port", key: "port", env: "PORT", placeholder: "<port>", help: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)` },
   { flag: "host", key: "host", env: "HOST", placeholder: "<host>", help: `interface (default ${DEFAULT_HOST}; 0.0.0.0 for all)` },
-  { flag: "db", key: "db", env: "TESSERA_DB", placeholder: "<file>", help: `SQLite file (default ${DEFAULT_DB}); :memory: keeps data in memory only` },
+  { flag: "db", key: "db", env: "TESSERA_DB", placeholder: "<file|url>", help: `SQLite file (default ${DEFAULT_DB}); :memory: keeps data in memory only; postgres://… a PostgreSQL database (several instances may share it)` },
   { flag: "clock", key: "clock", env: "TESSERA_CLOCK", placeholder: "<mode>", help: "real (default) or virtual (enables POST /sandbox/clock/advance)" },
   { flag: "webhook-url", key: "webhookUrl", env: "TESSERA_WEBHOOK_URL", placeholder: "<url>", help: "http(s) URL for the sandbox platform's webhooks (default none)" },
   { flag: "client-id", key: "clientId", env: "TESSERA_CLIENT_ID", placeholder: "<id>", help: `Basic-auth client id of the sandbox platform (default ${DEFAULT_CLIENT_ID})` },

@@ -1,6 +1,7 @@
 import { closeSync, constants, existsSync, openSync, rmSync } from "node:fs"
 import { dirname } from "node:path"
 import { Cause, Runtime } from "effect"
+import { redactedUrl } from "./options.ts"
 
 /**
  * A problem the user can fix (a busy port, an unusable database path or host); the message is
@@ -69,6 +70,18 @@ export const databaseProblem = (path: string, error: unknown): StartupError | un
   const e = rootCause(error)
   if (!isSqliteFailure(e)) return undefined
   return new StartupError(`cannot open database ${JSON.stringify(path)}: ${reasonOf(path, e as Error)}`, { cause: e })
+}
+
+/**
+ * A PostgreSQL database that cannot be used at start (no server there, refused login, missing
+ * database) as one line, the password left out. Its store fails its layer with a StoreError.
+ */
+export const postgresProblem = (url: string, error: unknown): StartupError | undefined => {
+  const e = rootCause(error)
+  const tagged = typeof e === "object" && e !== null && "_tag" in e && e._tag === "StoreError"
+  const pgError = typeof e === "object" && e !== null && "severity" in e
+  if (!tagged && !pgError) return undefined
+  return new StartupError(`cannot use PostgreSQL database ${JSON.stringify(redactedUrl(url))}: ${firstLine(String((e as { message?: unknown }).message))}; check that the server runs and the URL (user, password, host, database) is right`, { cause: e })
 }
 
 const HOSTS = "127.0.0.1 for this machine only, 0.0.0.0 for all interfaces"
