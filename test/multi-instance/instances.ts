@@ -47,7 +47,7 @@ export interface InstanceOptions {
 export const startInstance = async (db: Database, name: string, options: InstanceOptions = {}): Promise<Instance> => {
   const args = ["serve", "--port", "0", "--db", db.url, "--client-id", CLIENT_ID, "--clock", options.clock ?? "real"]
   if (options.webhookUrl !== undefined) args.push("--webhook-url", options.webhookUrl)
-  const cli = await startCli(args, { TESSERA_CLIENT_SECRET: CLIENT_SECRET, TESSERA_LOG: "off", ...db.env })
+  const cli = await startCli(args, { TESSERA_CLIENT_SECRET: CLIENT_SECRET, TESSERA_LOG: "off" })
   const origin = /listening on (http:\/\/[^/\s]+)/.exec(cli.banner)?.[1]
   expect(origin, cli.banner).toBeDefined()
   return { name, origin: origin!, cli, request: requester(origin!) }
