@@ -3,7 +3,7 @@ import { business, individual, startTestServer, type StoreKind, type TestServer 
 
 const V = "/2025-10-13"
 
-describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("customers over HTTP (%s store)", (kind) => {
+describe.each<StoreKind>(["memory", "sqlite", "async-memory", "postgres"])("customers over HTTP (%s store)", (kind) => {
   let t: TestServer
   beforeAll(async () => {
     t = await startTestServer(kind)

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { Engine, TimeControl } from "@tessera/core"
 import { business, individual } from "../support/server.ts"
+import { freshPostgresLayer } from "../support/postgres.ts"
 import { everyStore } from "../support/stores.ts"
 
 const T0 = Date.UTC(2026, 2, 1, 12, 0, 0)
@@ -12,7 +13,7 @@ const at = (ms: number, offsetHours: number) => {
   return `${local}${sign}${String(Math.abs(offsetHours)).padStart(2, "0")}:00`
 }
 
-const stores = everyStore("filters")
+const stores = [...everyStore("filters"), ["postgres", () => freshPostgresLayer("filters")] as const]
 
 describe.each(stores)("customer list filters on indexes (%s store)", (_name, layer) => {
   it("time bounds compare instants; deleted ones are hidden by default; every page counts every match", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTestServer, type StoreKind, type TestServer } from "../support/server.ts"
 import { accountQuote, advance, balances, execute, fund, platformBankAccount, platformUsdAccount, quote, transaction, V } from "./support.ts"
 
-describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("quotes over HTTP (%s store)", (kind) => {
+describe.each<StoreKind>(["memory", "sqlite", "async-memory", "postgres"])("quotes over HTTP (%s store)", (kind) => {
   let t: TestServer
   let source: string
   beforeAll(async () => {

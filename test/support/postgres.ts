@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Layer } from "effect"
+import type { Layer } from "effect"
 import type { Store } from "@tessera/core"
 import { openPool, PostgresStore } from "@tessera/adapter-postgres"
 
@@ -19,9 +19,11 @@ export const pgUrl = (): string => {
 /** A schema no other test uses: each store of a test starts empty on the one shared server. */
 export const freshSchema = (label = "t"): string => `${label.toLowerCase().replace(/[^a-z0-9_]/g, "_").slice(0, 30)}_${randomBytes(6).toString("hex")}`
 
+/** A Postgres store in `schema` of the test server (several stores on one schema: several instances). */
+export const postgresLayer = (schema: string): Layer.Layer<Store> => PostgresStore.layer({ url: pgUrl(), schema, poolSize: 4 })
+
 /** A Postgres store in a fresh schema of the test server. */
-export const freshPostgresLayer = (label?: string): Layer.Layer<Store> =>
-  Layer.orDie(PostgresStore.layer({ url: pgUrl(), schema: freshSchema(label), poolSize: 4 }))
+export const freshPostgresLayer = (label?: string): Layer.Layer<Store> => postgresLayer(freshSchema(label))
 
 /**
  * A new, empty database on the test server, as a URL: for what runs in another process (a CLI

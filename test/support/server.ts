@@ -5,6 +5,7 @@ import { expect } from "vitest"
 import { Engine } from "@tessera/core"
 import { AsyncMemoryStore, MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
+import { freshPostgresLayer, postgresLayer } from "./postgres.ts"
 import { serve, type RunningServer } from "@tessera/adapter-http"
 import { checkResponse, operationFor } from "./openapi-checker.ts"
 import { recordStatus } from "./coverage-records.ts"
@@ -32,8 +33,11 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>
 }
 
-/** `async-memory`: the memory store behind a real asynchronous boundary (a test double for async drivers). */
-export type StoreKind = "memory" | "sqlite" | "async-memory"
+/**
+ * `async-memory`: the memory store behind a real asynchronous boundary (a test double for async
+ * drivers); `postgres`: a fresh schema on the test PostgreSQL server (test/support/postgres.ts).
+ */
+export type StoreKind = "memory" | "sqlite" | "async-memory" | "postgres"
 
 export interface TestServer {
   readonly engine: Engine
@@ -46,11 +50,20 @@ export interface TestServer {
 
 export const startTestServer = async (
   kind: StoreKind,
-  options: { readonly filename?: string; readonly clock?: "real" | "virtual" } = {}
+  options: { readonly filename?: string; readonly clock?: "real" | "virtual"; readonly pgSchema?: string } = {}
 ): Promise<TestServer> => {
   const dir = kind === "sqlite" && options.filename === undefined ? mkdtempSync(join(tmpdir(), "tessera-")) : undefined
   const filename = options.filename ?? (dir === undefined ? undefined : join(dir, "t.sqlite"))
-  const store = kind === "memory" ? MemoryStore.layer : kind === "async-memory" ? AsyncMemoryStore.layer : SqliteStore.layer({ filename: filename! })
+  const store =
+    kind === "memory"
+      ? MemoryStore.layer
+      : kind === "async-memory"
+        ? AsyncMemoryStore.layer
+        : kind === "postgres"
+          ? options.pgSchema === undefined
+            ? freshPostgresLayer("http")
+            : postgresLayer(options.pgSchema)
+          : SqliteStore.layer({ filename: filename! })
   // Engine.make awaits asynchronous layers; memory and SQLite are ready at once either way.
   const engine = await Engine.make({ store, clock: options.clock ?? "real" })
   await engine.platform({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })

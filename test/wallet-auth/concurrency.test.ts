@@ -3,12 +3,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { mintOidcToken, stamp } from "@tessera/core/testing"
+import { freshSchema } from "../support/postgres.ts"
 import { startTestServer, type StoreKind } from "../support/server.ts"
 import { loginWithOtp, newWallet, V } from "../support/wallet.ts"
 
 /** N identical signed retries at once: the operation runs once, every other answer is 401. */
 describe("single use of request ids under concurrency", () => {
-  it.each<StoreKind>(["memory", "sqlite", "async-memory"])("20 concurrent identical retries on one server (%s) create one credential", async (kind) => {
+  it.each<StoreKind>(["memory", "sqlite", "async-memory", "postgres"])("20 concurrent identical retries on one server (%s) create one credential", async (kind) => {
     const t = await startTestServer(kind)
     try {
       const w = await newWallet(t)
@@ -33,6 +34,29 @@ describe("single use of request ids under concurrency", () => {
     try {
       const w = await newWallet(a)
       const { key } = await loginWithOtp(a, w.emailCredentialId)
+      const body = { type: "OAUTH", accountId: w.accountId, oidcToken: mintOidcToken({ sub: "race" }) }
+      const first = await a.request("POST", `${V}/auth/credentials`, { body })
+      const headers = { "service-wallet-signature": stamp(key.privateKey, first.body.payloadToSign), "request-id": first.body.requestId }
+      const replies = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? a : b).request("POST", `${V}/auth/credentials`, { body, headers }))
+      )
+      expect(replies.filter((r) => r.status === 201)).toHaveLength(1)
+      expect(replies.filter((r) => r.status === 401)).toHaveLength(15)
+      const creds = await b.request("GET", `${V}/auth/credentials?accountId=${w.accountId}`)
+      expect(creds.body.data.filter((c: { type: string }) => c.type === "OAUTH")).toHaveLength(1)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  it("two servers on one PostgreSQL schema, racing the same retry, run the operation once", async () => {
+    const schema = freshSchema("race")
+    const a = await startTestServer("postgres", { pgSchema: schema })
+    const b = await startTestServer("postgres", { pgSchema: schema })
+    try {
+      const w = await newWallet(a)
+      const { key } = await loginWithOtp(b, w.emailCredentialId)
       const body = { type: "OAUTH", accountId: w.accountId, oidcToken: mintOidcToken({ sub: "race" }) }
       const first = await a.request("POST", `${V}/auth/credentials`, { body })
       const headers = { "service-wallet-signature": stamp(key.privateKey, first.body.payloadToSign), "request-id": first.body.requestId }

@@ -9,7 +9,7 @@ const registration = (passkey: SoftwarePasskey, accountId: string, nickname = "M
   return { type: "PASSKEY", accountId, nickname, challenge, attestation: passkey.register(challenge) }
 }
 
-describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("credentials and sessions over HTTP (%s store)", (kind) => {
+describe.each<StoreKind>(["memory", "sqlite", "async-memory", "postgres"])("credentials and sessions over HTTP (%s store)", (kind) => {
   let t: TestServer
   beforeAll(async () => {
     t = await startTestServer(kind)

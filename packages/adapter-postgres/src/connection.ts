@@ -19,14 +19,27 @@ export interface OpenTransaction {
 export class Connection {
   current: OpenTransaction | undefined = undefined
 
+  /** Statement names by text: each connection prepares a statement once, on its first use. */
+  private readonly names = new Map<string, string>()
+
   constructor(readonly pool: pg.Pool) {}
 
-  query<R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>, name?: string): Effect.Effect<ReadonlyArray<R>, StoreError> {
+  private nameOf(text: string): string {
+    let name = this.names.get(text)
+    if (name === undefined) {
+      name = `tessera_${this.names.size}`
+      this.names.set(text, name)
+    }
+    return name
+  }
+
+  /** Runs a statement, prepared (by name) when `prepared` (the store's fixed statements). */
+  query<R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>, prepared = true): Effect.Effect<ReadonlyArray<R>, StoreError> {
     return Effect.withFiberRuntime((fiber) => {
       const tx = fiber.getFiberRef(inTransaction) ? this.current : undefined
       const target: pg.Pool | pg.PoolClient = tx?.client ?? this.pool
       return Effect.async<ReadonlyArray<R>, StoreError>((resume) => {
-        const config: pg.QueryConfig = name === undefined ? { text, values: values as Array<unknown> } : { name, text, values: values as Array<unknown> }
+        const config: pg.QueryConfig = prepared ? { name: this.nameOf(text), text, values: values as Array<unknown> } : { text, values: values as Array<unknown> }
         target.query<R>(config).then(
           (r) => resume(Effect.succeed(r.rows)),
           (e: unknown) => {

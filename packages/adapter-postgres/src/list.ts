@@ -8,7 +8,7 @@ export interface Row {
   readonly data: string
 }
 
-type Query = <R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>, name?: string) => Effect.Effect<ReadonlyArray<R>, StoreError>
+type Query = <R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<R>, StoreError>
 
 const positioned = <A>(r: Row): Positioned<A> => ({ seq: Number(r.seq), value: JSON.parse(r.data) as A })
 
@@ -27,13 +27,11 @@ export const listPage = <A>(q: Query, c: Collection<A>, scope: string, query: Li
       index === undefined || c.indexes[index]?.counted === true
         ? q<{ n: string }>(
             "SELECT n FROM record_counts WHERE collection = $1 AND scope = $2 AND name = $3 AND key = $4",
-            [c.name, scope, index ?? "", index === undefined ? "" : key!],
-            "tessera_counter"
+            [c.name, scope, index ?? "", index === undefined ? "" : key!]
           )
         : q<{ n: string }>(
             "SELECT count(*) AS n FROM record_index WHERE collection = $1 AND scope = $2 AND name = $3 AND key = $4",
-            [c.name, scope, index, key!],
-            "tessera_count_key"
+            [c.name, scope, index, key!]
           ),
       (rows) => Number(rows[0]?.n ?? 0)
     )
@@ -50,14 +48,12 @@ export const listPage = <A>(q: Query, c: Collection<A>, scope: string, query: Li
       eq === undefined
         ? q<Row>(
             `SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND seq ${cmp} $3 ORDER BY seq ${order} LIMIT $4`,
-            [c.name, scope, Math.min(after, Number.MAX_SAFE_INTEGER), query.limit + 1],
-            `tessera_page_all_${order}`
+            [c.name, scope, Math.min(after, Number.MAX_SAFE_INTEGER), query.limit + 1]
           )
         : q<Row>(
             `SELECT r.seq, r.data FROM record_index i JOIN records r ON r.seq = i.seq
              WHERE i.collection = $1 AND i.scope = $2 AND i.name = $3 AND i.key = $4 AND i.seq ${cmp} $5 ORDER BY i.seq ${order} LIMIT $6`,
-            [c.name, scope, eq.index, eq.eq, Math.min(after, Number.MAX_SAFE_INTEGER), query.limit + 1],
-            `tessera_page_key_${order}`
+            [c.name, scope, eq.index, eq.eq, Math.min(after, Number.MAX_SAFE_INTEGER), query.limit + 1]
           )
     return Effect.map(Effect.all([page, count(eq?.index, eq?.eq)]), ([rows, n]) => {
       const items = rows.slice(0, query.limit).map(positioned<A>)
@@ -80,8 +76,7 @@ export const listPage = <A>(q: Query, c: Collection<A>, scope: string, query: Li
       rows = yield* q<Row>(
         `SELECT r.seq, r.data FROM record_index i JOIN records r ON r.seq = i.seq
          WHERE i.collection = $1 AND i.scope = $2 AND i.name = $3 AND i.key = $4 ORDER BY i.seq`,
-        [c.name, scope, driver.index, driver.eq],
-        "tessera_by_key"
+        [c.name, scope, driver.index, driver.eq]
       )
     else {
       const range = driver as Record<string, string | undefined>
@@ -89,8 +84,7 @@ export const listPage = <A>(q: Query, c: Collection<A>, scope: string, query: Li
       rows = yield* q<Row>(
         `SELECT r.seq, r.data FROM record_index i JOIN records r ON r.seq = i.seq
          WHERE i.collection = $1 AND i.scope = $2 AND i.name = $3${ops.map((op, n) => ` AND i.key ${OPS[op]} $${n + 4}`).join("")}`,
-        [c.name, scope, driver.index, ...ops.map((op) => range[op]!)],
-        `tessera_range_${ops.join("_")}`
+        [c.name, scope, driver.index, ...ops.map((op) => range[op]!)]
       )
     }
     const fetched = rows.map(positioned<A>)

@@ -30,16 +30,15 @@ const keysOf = <A>(c: Collection<A>, value: A | undefined): Map<string, readonly
 export const makePostgresStore = (pool: pg.Pool): StoreService => {
   const conn = new Connection(pool)
   const tx = postgresTransaction(conn)
-  const q = <R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>, name?: string) => conn.query<R>(text, values, name)
+  const q = <R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>) => conn.query<R>(text, values)
   /** A write joins the fiber's transaction, or is a transaction of its own. */
   const write = <X, E>(self: Effect.Effect<X, E>): Effect.Effect<X, E | StoreError> =>
     Effect.withFiberRuntime((fiber) => (fiber.getFiberRef(inTransaction) ? self : tx(self)))
 
   const getRow = (c: Collection<unknown>, scope: string, id: string) =>
     Effect.map(
-      q<Row>("SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND id = $3", [c.name, scope, id], "tessera_get"),
-      (rows) => rows[0]
-    )
+      q<Row>("SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND id = $3", [c.name, scope, id]),
+      (rows) => rows[0])
 
   // Index rows change only where the keys do; counters move with them, in one statement each.
   const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, seq: number, before: A | undefined, after: A | undefined, total: -1 | 0 | 1) => {
@@ -64,8 +63,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
         q(
           `DELETE FROM record_index WHERE collection = $1 AND scope = $2 AND seq = $3
            AND (name, key) IN (SELECT * FROM unnest($4::text[], $5::text[]))`,
-          [c.name, scope, seq, gone.map((g) => g[0]), gone.map((g) => g[1])],
-          "tessera_index_delete"
+          [c.name, scope, seq, gone.map((g) => g[0]), gone.map((g) => g[1])]
         )
       )
     if (added.length > 0)
@@ -74,8 +72,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
           `INSERT INTO record_index (collection, scope, name, key, seq, id, uniq)
            SELECT $1, $2, t.name, t.key, $3, $4, t.uniq FROM unnest($5::text[], $6::text[], $7::boolean[]) AS t(name, key, uniq)
            ON CONFLICT DO NOTHING`,
-          [c.name, scope, seq, id, added.map((a) => a[0]), added.map((a) => a[1]), added.map((a) => c.indexes[a[0]]?.kind === "unique")],
-          "tessera_index_add"
+          [c.name, scope, seq, id, added.map((a) => a[0]), added.map((a) => a[1]), added.map((a) => c.indexes[a[0]]?.kind === "unique")]
         )
       )
     if (deltas.length > 0)
@@ -84,8 +81,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
           `INSERT INTO record_counts (collection, scope, name, key, n)
            SELECT $1, $2, t.name, t.key, t.d FROM unnest($3::text[], $4::text[], $5::bigint[]) AS t(name, key, d)
            ON CONFLICT (collection, scope, name, key) DO UPDATE SET n = record_counts.n + EXCLUDED.n`,
-          [c.name, scope, deltas.map((d) => d[0]), deltas.map((d) => d[1]), deltas.map((d) => d[2])],
-          "tessera_count"
+          [c.name, scope, deltas.map((d) => d[0]), deltas.map((d) => d[1]), deltas.map((d) => d[2])]
         )
       )
     return Effect.all(steps, { discard: true })
@@ -100,8 +96,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
       q<{ name: string; key: string; id: string }>(
         `SELECT name, key, id FROM record_index WHERE collection = $1 AND scope = $2 AND id <> $3
          AND (name, key) IN (SELECT * FROM unnest($4::text[], $5::text[]))`,
-        [c.name, scope, id, wanted.map((w) => w[0]), wanted.map((w) => w[1])],
-        "tessera_holders"
+        [c.name, scope, id, wanted.map((w) => w[0]), wanted.map((w) => w[1])]
       ),
       (rows) => {
         for (const [name, key] of wanted) {
@@ -126,12 +121,11 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
           if (prev === undefined) {
             const [row] = yield* q<{ seq: string }>(
               "INSERT INTO records (collection, scope, id, data) VALUES ($1, $2, $3, $4) RETURNING seq",
-              [c.name, scope, id, data],
-              "tessera_insert"
+              [c.name, scope, id, data]
             )
             yield* writeIndexes(c, scope, id, Number(row!.seq), undefined, value, 1)
           } else {
-            yield* q("UPDATE records SET data = $1 WHERE seq = $2", [data, prev.seq], "tessera_update")
+            yield* q("UPDATE records SET data = $1 WHERE seq = $2", [data, prev.seq])
             yield* writeIndexes(c, scope, id, Number(prev.seq), JSON.parse(prev.data), value, 0)
           }
         })
@@ -142,7 +136,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
           const prev = yield* getRow(c as Collection<unknown>, scope, id)
           if (prev === undefined) return false
           yield* writeIndexes(c, scope, id, Number(prev.seq), JSON.parse(prev.data), undefined, -1)
-          yield* q("DELETE FROM records WHERE seq = $1", [prev.seq], "tessera_remove")
+          yield* q("DELETE FROM records WHERE seq = $1", [prev.seq])
           return true
         })
       ),
@@ -151,8 +145,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
         q<Row>(
           `SELECT r.seq, r.data FROM record_index i JOIN records r ON r.seq = i.seq
            WHERE i.collection = $1 AND i.scope = $2 AND i.name = $3 AND i.key = $4 ORDER BY i.seq`,
-          [c.name, scope, index, value],
-          "tessera_by_key"
+          [c.name, scope, index, value]
         ),
         (rows) => rows.map((r) => JSON.parse(r.data) as A)
       ),
@@ -163,17 +156,16 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
           `SELECT r.seq, r.data FROM records r WHERE r.seq IN (
              SELECT i.seq FROM record_index i WHERE i.collection = $1 AND i.scope = $2 AND i.name = $3 AND i.key <= $4)
            ORDER BY r.seq LIMIT $5`,
-          [c.name, scope, index, upTo, limit],
-          "tessera_due"
+          [c.name, scope, index, upTo, limit]
         ),
         (rows) => rows.map((r) => JSON.parse(r.data) as A)
       ),
     clear: (c, scope) =>
       write(
         Effect.gen(function* () {
-          yield* q("DELETE FROM record_index WHERE collection = $1 AND scope = $2", [c.name, scope], "tessera_clear_index")
-          yield* q("DELETE FROM record_counts WHERE collection = $1 AND scope = $2", [c.name, scope], "tessera_clear_counts")
-          const rows = yield* q("DELETE FROM records WHERE collection = $1 AND scope = $2 RETURNING seq", [c.name, scope], "tessera_clear")
+          yield* q("DELETE FROM record_index WHERE collection = $1 AND scope = $2", [c.name, scope])
+          yield* q("DELETE FROM record_counts WHERE collection = $1 AND scope = $2", [c.name, scope])
+          const rows = yield* q("DELETE FROM records WHERE collection = $1 AND scope = $2 RETURNING seq", [c.name, scope])
           return rows.length
         })
       ),
@@ -200,18 +192,20 @@ export const PostgresStore = {
    * (the engine takes a store layer that cannot fail; the CLI turns it into one line).
    */
   layer: (options: PostgresStoreOptions): Layer.Layer<Store> =>
-    Layer.orDie(Layer.scoped(
-      Store,
-      Effect.acquireRelease(
-        Effect.flatMap(
-          Effect.sync(() => openPool(options)),
-          (pool) =>
-            Effect.as(
-              Effect.tapError(fromPromise(() => migrate(pool, options.schema ?? "tessera")), () => Effect.promise(() => pool.end())),
-              pool
-            )
-        ),
-        (pool) => Effect.promise(() => pool.end())
-      ).pipe(Effect.map(makePostgresStore))
-    ))
+    Layer.orDie(
+      Layer.scoped(
+        Store,
+        Effect.acquireRelease(
+          Effect.flatMap(
+            Effect.sync(() => openPool(options)),
+            (pool) =>
+              Effect.as(
+                Effect.tapError(fromPromise(() => migrate(pool, options.schema ?? "tessera")), () => Effect.promise(() => pool.end())),
+                pool
+              )
+          ),
+          (pool) => Effect.promise(() => pool.end())
+        ).pipe(Effect.map(makePostgresStore))
+      )
+    )
 }
