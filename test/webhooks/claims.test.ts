@@ -43,20 +43,24 @@ describe.each(stores)("delivery passes running at the same time (%s store)", (_n
     await engine.dispose()
   })
 
-  it("a claim whose holder never recorded an attempt runs out: the event is due again after WEBHOOK_CLAIM_MS, not before", async () => {
+  it("a claim holds on the wall clock: an advance of the virtual clock far past it frees nothing; once its wall-clock deadline passed, the event is due again", async () => {
     const r = countingTransport(0, 200)
     const engine = await Engine.make({ store: store(), clock: "virtual", clockStartMs: Date.UTC(2026, 5, 1), webhookTransport: r.layer })
     const platform = await engine.platform({ clientId: "c", clientSecret: "s", webhookUrl: "http://receiver.test/hook" })
     const event = await outboxPublisher(engine, platform.id, new Map())("r")
-    // An instance claimed it and died: the record carries the claim and nothing else.
-    const now = Date.UTC(2026, 5, 1)
-    await engine.run(Effect.flatMap(Store, (s) => s.transaction(s.put(Outbox, platform.id, { ...event, claimedUntilMs: now + WEBHOOK_CLAIM_MS }))))
+    const claimUntil = (claimedUntilWallMs: number) =>
+      engine.run(Effect.flatMap(Store, (s) => s.transaction(s.put(Outbox, platform.id, { ...event, claimedUntilWallMs }))))
+    // An instance claimed it and is sending (or died sending): the record carries the claim, no attempt.
+    await claimUntil(Date.now() + WEBHOOK_CLAIM_MS)
     expect(await engine.run(deliverAll)).toEqual({ attempted: 0, delivered: 0 })
-    await engine.run(advanceClock({ seconds: WEBHOOK_CLAIM_MS / 1000 - 1 }))
+    await engine.run(advanceClock({ seconds: 3600 }))
     expect(await engine.run(deliverAll)).toEqual({ attempted: 0, delivered: 0 })
-    await engine.run(advanceClock({ seconds: 1 }))
+    // Its wall-clock deadline has passed (as it would WEBHOOK_CLAIM_MS after a crash): another pass takes it.
+    await claimUntil(Date.now() - 1)
     expect(await engine.run(deliverAll)).toEqual({ attempted: 1, delivered: 1 })
     expect(r.posts.get(event.id)).toBe(1)
+    const stored = await engine.run(Effect.flatMap(Store, (s) => s.get(Outbox, platform.id, event.id)))
+    expect(stored._tag === "Some" && stored.value.claimedUntilWallMs).toBe(undefined)
     await engine.dispose()
   })
 })

@@ -18,8 +18,11 @@ export interface OutboxEvent {
   readonly deliveredAt?: string
   /** The receiver answered 409 (it has the event), or retries ran out: no more attempts. */
   readonly abandonedAt?: string
-  /** Claimed by an instance for the attempt it is making, until then: not due meanwhile (DECISIONS #300). */
-  readonly claimedUntilMs?: number
+  /**
+   * Claimed by an instance for the attempt it is making, until this wall-clock time: no other
+   * instance sends it meanwhile (DECISIONS #300).
+   */
+  readonly claimedUntilWallMs?: number
   /**
    * Queued behind an earlier undelivered event of the same resource: not due until that one is
    * delivered or abandoned, so the due index holds only the head of each resource's queue.
@@ -41,12 +44,8 @@ export const Outbox = collection<OutboxEvent>()("outbox", (e) => e.id, {
   // A resource's undelivered events, oldest first: only the oldest may be sent.
   pendingResource: { kind: "plain", keys: (e) => (isUndelivered(e) ? e.resourceId : undefined) },
   // The head of each resource's queue by next-attempt time: the worker asks what is due, never
-  // scans, and a resource stuck on a failing receiver cannot crowd out the others. A claimed head
-  // is due again only when its claim runs out, so other instances do not even read it meanwhile.
-  due: {
-    kind: "ordered",
-    keys: (e) => (isUndelivered(e) && e.waiting !== true ? sortableInstant(Math.max(e.nextAttemptAtMs ?? 0, e.claimedUntilMs ?? 0)) : undefined)
-  }
+  // scans, and a resource stuck on a failing receiver cannot crowd out the others.
+  due: { kind: "ordered", keys: (e) => (isUndelivered(e) && e.waiting !== true ? sortableInstant(e.nextAttemptAtMs ?? 0) : undefined) }
 })
 
 /** The oldest undelivered event of a resource in a scope, if any: the head of its delivery queue. */

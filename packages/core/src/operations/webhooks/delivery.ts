@@ -12,7 +12,7 @@ import { isUndelivered, oldestUndelivered, Outbox, type OutboxEvent } from "../.
 import { SERVER_SCOPE, sortableInstant, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
-import { type AttemptOutcome, backoffMs, delivered, type DeliveryEvent, outboxDelivery } from "../../machines/outbox-delivery.ts"
+import { type AttemptOutcome, backoffMs, delivered, type DeliveryEvent, isClaimed, outboxDelivery } from "../../machines/outbox-delivery.ts"
 import { to, type Transition } from "../../machines/transition.ts"
 import { commitStep } from "../common/step.ts"
 import { currentPlatform } from "../platform/platforms.ts"
@@ -88,6 +88,9 @@ const stepDelivery = (platform: PlatformRecord, id: string, event: Exclude<Deliv
 const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOutcome, at: number) =>
   stepDelivery(platform, id, { _tag: "Attempted", outcome }, at)
 
+/** The wall clock, whatever the engine's: a claim guards an HTTP attempt, which takes real time (#300). */
+const wallNow = Effect.sync(() => Date.now())
+
 /**
  * Claims a due head for one attempt (DECISIONS #300): of several instances that read it as due,
  * the one whose transaction commits first gets it; the others find it claimed, delivered or no
@@ -97,27 +100,28 @@ const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOut
 const claim = (platform: PlatformRecord, id: string) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const untilMs = now + WEBHOOK_CLAIM_MS
+    const wallNowMs = yield* wallNow
+    const untilWallMs = wallNowMs + WEBHOOK_CLAIM_MS
     return yield* commitStep(
       platform.id,
       Effect.gen(function* () {
         const store = yield* Store
         const found = Option.getOrUndefined(yield* store.get(Outbox, platform.id, id))
         const head = found !== undefined && (yield* oldestPending(platform, found.resourceId))?.id === id
-        const transition: Transition<OutboxEvent | undefined> = head ? yield* outboxDelivery(found, { _tag: "Claimed", untilMs }, now) : to(found)
+        const transition: Transition<OutboxEvent | undefined> = head ? yield* outboxDelivery(found, { _tag: "Claimed", wallNowMs, untilWallMs }, now) : to(found)
         const won = (next: OutboxEvent | undefined): next is OutboxEvent => next !== undefined && next !== found
         return {
           transition,
           save: (next: OutboxEvent | undefined) => (won(next) ? store.put(Outbox, platform.id, next) : Effect.void),
-          view: (next: OutboxEvent | undefined) => (won(next) ? { event: next, untilMs } : undefined)
+          view: (next: OutboxEvent | undefined) => (won(next) ? { event: next, untilWallMs } : undefined)
         }
       })
     )
   })
 
 /** Gives a claimed event back unsent (the attempt was interrupted): due again at once, not when the claim runs out. */
-const release = (platform: PlatformRecord, id: string, untilMs: number) =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) => stepDelivery(platform, id, { _tag: "Released", untilMs }, now))
+const release = (platform: PlatformRecord, id: string, untilWallMs: number) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => stepDelivery(platform, id, { _tag: "Released", untilWallMs }, now))
 
 /**
  * What is due on a platform now: the due index holds only each resource's head (later events
@@ -128,8 +132,10 @@ const dueHeads = (platform: PlatformRecord) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const due = yield* (yield* Store).due(Outbox, platform.id, "due", sortableInstant(now) ?? "", WEBHOOK_DUE_BATCH)
+    const wallNowMs = yield* wallNow
     const heads: Array<OutboxEvent> = []
-    for (const event of due) if ((yield* oldestPending(platform, event.resourceId))?.id === event.id) heads.push(event)
+    // One another instance is sending is left alone here, without a transaction to find that out.
+    for (const event of due) if (!isClaimed(event, wallNowMs) && (yield* oldestPending(platform, event.resourceId))?.id === event.id) heads.push(event)
     return heads
   })
 
@@ -144,7 +150,7 @@ const attempt = (platform: PlatformRecord, url: string, head: OutboxEvent) =>
     const claimed = yield* Effect.uninterruptible(claim(platform, head.id))
     if (claimed === undefined) return undefined
     const sent = yield* send(url, envelope(claimed.event)).pipe(
-      Effect.onInterrupt(() => Effect.ignore(release(platform, head.id, claimed.untilMs)))
+      Effect.onInterrupt(() => Effect.ignore(release(platform, head.id, claimed.untilWallMs)))
     )
     const outcome: AttemptOutcome = Either.isRight(sent) ? { status: sent.right.status } : { error: sent.left.reason }
     yield* Effect.uninterruptible(Effect.flatMap(Clock.currentTimeMillis, (at) => recordAttempt(platform, head.id, outcome, at)))
