@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { advance, balances, fund, paymentWebhooks, platformExternal, platformUsdAccount, V } from "../transactions/http-support.ts"
+import { balances, fund, paymentWebhooks, platformExternal, platformUsdAccount, V } from "../transactions/http-support.ts"
 import { databaseKinds } from "./databases.ts"
 import { type Cluster, startCluster } from "./instances.ts"
 import { countingReceiver } from "./receiver.ts"
 
-const TRANSFERS = 30
+const TRANSFERS = 60
 const AMOUNT = 1_000
 
 /**
  * Due outcomes and webhook deliveries with three instances on one database and one virtual time:
- * transfers to an account ending 005 each leave a failure due 30 s later; every instance is
- * advanced 30 s at the same moment, so all three apply due steps and deliver webhooks at once.
+ * transfers to an account ending 005 each leave a failure due 30 s later; one instance is
+ * advanced 30 s, and applies the due steps in that request while the other two, reading the
+ * stored time, apply them from their due runners: all three race for the same steps, and all
+ * three deliver webhooks.
  */
 describe.each(databaseKinds)("due outcomes and webhooks with three instances ($name)", (kind) => {
   let cluster: Cluster
@@ -37,8 +39,9 @@ describe.each(databaseKinds)("due outcomes and webhooks with three instances ($n
     expect(started.map((r) => r.status)).toEqual(Array.from({ length: TRANSFERS }, () => 201))
     expect(await balances(first)).toEqual({ available: 0, total: TRANSFERS * AMOUNT })
 
-    // Every instance's clock moves past the due time together: their advances and due runners race.
-    await Promise.all(cluster.instances.map((i) => advance(i, 30)))
+    // One advance moves the time every instance reads (#302); the due steps are then raced for.
+    const clock = (await first.request("POST", `${V}/sandbox/clock/advance`, { body: { seconds: 30 } })).body
+    for (const i of cluster.instances) expect((await i.request("GET", `${V}/sandbox/clock`)).body.now).toBe(clock.now)
 
     const ids = started.map((r) => r.body.id as string)
     const eventIds: Array<string> = []
@@ -62,4 +65,11 @@ describe.each(databaseKinds)("due outcomes and webhooks with three instances ($n
     const order = receiver.received.map((r) => r.event.id)
     for (let k = 0; k < eventIds.length; k += 2) expect(order.indexOf(eventIds[k]!)).toBeLessThan(order.indexOf(eventIds[k + 1]!))
   }, 60_000)
+
+  it("advances answered by different instances add up, and every instance reads the sum at once", async () => {
+    const before = (await cluster.instances[0]!.request("GET", `${V}/sandbox/clock`)).body.now as string
+    const [a, b, c] = cluster.instances
+    await Promise.all([a!.request("POST", `${V}/sandbox/clock/advance`, { body: { seconds: 10 } }), b!.request("POST", `${V}/sandbox/clock/advance`, { body: { seconds: 20 } })])
+    for (const i of [a!, b!, c!]) expect(Date.parse((await i.request("GET", `${V}/sandbox/clock`)).body.now) - Date.parse(before)).toBe(30_000)
+  })
 })
