@@ -21,7 +21,7 @@ const CLI = join(repoRoot, "packages/cli/bin/tessera.mjs")
 
 const median = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : Math.round((s[s.length / 2 - 1]! + s[s.length / 2]!) / 2)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
 /** One `tessera serve` as a user runs it (the bundled CLI), the request log off. */
@@ -121,6 +121,13 @@ const freshPgDatabase = async (serverUrl: string, name: string) => {
   url.pathname = `/${name}`
   return {
     url: url.toString(),
+    /** Committed and rolled-back transactions so far (read once the instances stopped: their statistics are flushed). */
+    transactions: async () => {
+      const p = openPool({ url: serverUrl, schema: "public", poolSize: 1 })
+      const r = (await p.query("SELECT xact_commit::int AS c, xact_rollback::int AS r FROM pg_stat_database WHERE datname = $1", [name])).rows[0]
+      await p.end()
+      return { committed: r.c as number, rolledBack: r.r as number }
+    },
     drop: async () => {
       const p = openPool({ url: serverUrl, schema: "public", poolSize: 1 })
       await p.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
@@ -140,14 +147,24 @@ const configs: ReadonlyArray<Config> = [
 /** One configuration once: fresh database, its instances, both flows, stop. */
 const measureOnce = async (c: Config, serverUrl: string, round: number) => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-pg-"))
-  const db = c.store === "sqlite" ? { url: join(dir, "b.sqlite"), drop: async () => undefined } : await freshPgDatabase(serverUrl, `bench_${c.name.replace("-", "_")}_${round}`)
+  const db =
+    c.store === "sqlite"
+      ? { url: join(dir, "b.sqlite"), transactions: async () => undefined, drop: async () => undefined }
+      : await freshPgDatabase(serverUrl, `bench_${c.name.replace("-", "_")}_${round}`)
   // The first instance creates the schema and the platform; the others then start together.
   const first = await serveOn(db.url)
   const rest = await Promise.all(Array.from({ length: c.instances - 1 }, () => serveOn(db.url)))
   const children = [first, ...rest]
   try {
     const ports = children.map((x) => x.port)
-    return { customers: await customersRate(ports), signedRetry: await signedRetryRate(ports) }
+    const customers = await customersRate(ports)
+    const signedRetry = await signedRetryRate(ports)
+    await stopAll(children.map((x) => x.child))
+    // The share of transactions PostgreSQL rolled back (serialization failures retried inside the store, #283).
+    await new Promise((r) => setTimeout(r, 1000))
+    const t = await db.transactions()
+    const rolledBackShare = t === undefined ? undefined : Math.round((t.rolledBack / Math.max(1, t.committed + t.rolledBack)) * 1000) / 1000
+    return { customers, signedRetry, rolledBackShare }
   } finally {
     await stopAll(children.map((x) => x.child))
     await db.drop()
@@ -184,7 +201,7 @@ export const postgresBench = async () => {
     const bench = await freshPgDatabase(serverUrl, "bench_pgbench")
     execFileSync(bin, ["-i", "-q", bench.url], { stdio: ["ignore", "ignore", "pipe"] })
 
-    const samples = new Map<string, Array<{ customers: number; p99: number; flows: number; failures: number; non2xx: number }>>()
+    const samples = new Map<string, Array<{ customers: number; p99: number; flows: number; failures: number; non2xx: number; rolledBack: number | undefined }>>()
     const pgbenchTps: Array<number> = []
     for (let round = 0; round < ROUNDS; round++) {
       // Interleaved: each round measures every configuration once, in the same order.
@@ -192,7 +209,7 @@ export const postgresBench = async () => {
       for (const c of configs) {
         const r = await measureOnce(c, serverUrl, round)
         const list = samples.get(c.name) ?? []
-        list.push({ customers: r.customers.reqPerSec, p99: r.customers.p99Ms, flows: r.signedRetry.flowsPerSec, failures: r.signedRetry.failures, non2xx: r.customers.non2xx })
+        list.push({ customers: r.customers.reqPerSec, p99: r.customers.p99Ms, flows: r.signedRetry.flowsPerSec, failures: r.signedRetry.failures, non2xx: r.customers.non2xx, rolledBack: r.rolledBackShare })
         samples.set(c.name, list)
       }
     }
@@ -208,6 +225,7 @@ export const postgresBench = async () => {
         postCustomersP99Ms: median(s.map((x) => x.p99)),
         signedRetryFlowsPerSec: median(s.map((x) => x.flows)),
         errors: s.reduce((n, x) => n + x.non2xx + x.failures, 0),
+        ...(c.store === "postgres" ? { rolledBackShare: median(s.map((x) => x.rolledBack ?? 0)) } : {}),
         samples: s.map((x) => ({ customers: x.customers, flows: x.flows }))
       }
     })
