@@ -48,7 +48,9 @@ export const startCluster = () => {
   return { url: `postgresql://tessera@localhost/postgres?host=${dir}`, dir }
 }
 
+/** Stops the cluster in `dir` and deletes the folder; nothing to do when it is already gone. */
 export const stopCluster = (dir) => {
+  if (!existsSync(dir)) return
   const bin = findPgBin()
   try {
     if (bin !== undefined) asServerUser(bin, ["pg_ctl", "-D", join(dir, "data"), "-m", "immediate", "-w", "stop"])

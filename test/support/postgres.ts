@@ -9,6 +9,9 @@ import { openPool, PostgresStore } from "@tessera/adapter-postgres"
  */
 export const pgUrl = (): string => {
   const url = process.env.TESSERA_TEST_PG_URL
+  const failedStart = process.env.TESSERA_TEST_PG_START_ERROR
+  if ((url === undefined || url === "") && failedStart !== undefined)
+    throw new Error(`The PostgreSQL tests could not start a throwaway cluster: ${failedStart}; or set TESSERA_TEST_PG_URL=postgres://… to a database they may create schemas in`)
   if (url === undefined || url === "")
     throw new Error(
       "The PostgreSQL tests need a server: install PostgreSQL (initdb and pg_ctl on PATH or under /usr/lib/postgresql; the test run then starts a throwaway cluster itself), or set TESSERA_TEST_PG_URL=postgres://… to a database they may create schemas in"

@@ -36,55 +36,87 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
     Effect.withFiberRuntime((fiber) => (fiber.getFiberRef(inTransaction) ? self : tx(self)))
 
   const getRow = (c: Collection<unknown>, scope: string, id: string) =>
-    Effect.map(
-      q<Row>("SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND id = $3", [c.name, scope, id]),
-      (rows) => rows[0])
+    Effect.map(q<Row>("SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND id = $3", [c.name, scope, id]), (rows) => rows[0])
 
-  // Index rows change only where the keys do; counters move with them, in one statement each.
-  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, seq: number, before: A | undefined, after: A | undefined, total: -1 | 0 | 1) => {
+  /**
+   * What a write changes besides the record: index rows only where the keys do (computed from
+   * the previous value), and the counters with them. Each goes into one statement with the
+   * record's own write (data-modifying WITH clauses), so a put costs one round trip after its
+   * reads, whatever the number of keys.
+   */
+  const indexChanges = <A>(c: Collection<A>, before: A | undefined, after: A | undefined, total: -1 | 0 | 1) => {
     const old = keysOf(c, before)
     const next = keysOf(c, after)
-    const gone: Array<[string, string]> = []
-    const added: Array<[string, string]> = []
-    const deltas: Array<[string, string, number]> = total === 0 ? [] : [["", "", total]]
-    for (const [k, nk] of old)
+    const gone: [Array<string>, Array<string>] = [[], []]
+    const added: [Array<string>, Array<string>, Array<boolean>] = [[], [], []]
+    const deltas: [Array<string>, Array<string>, Array<number>] = total === 0 ? [[], [], []] : [[""], [""], [total]]
+    const delta = (name: string, key: string, d: number) => {
+      deltas[0].push(name)
+      deltas[1].push(key)
+      deltas[2].push(d)
+    }
+    for (const [k, [name, key]] of old)
       if (!next.has(k)) {
-        gone.push([nk[0], nk[1]])
-        if (counted(c as Collection<unknown>, nk[0])) deltas.push([nk[0], nk[1], -1])
+        gone[0].push(name)
+        gone[1].push(key)
+        if (counted(c as Collection<unknown>, name)) delta(name, key, -1)
       }
-    for (const [k, nk] of next)
+    for (const [k, [name, key]] of next)
       if (!old.has(k)) {
-        added.push([nk[0], nk[1]])
-        if (counted(c as Collection<unknown>, nk[0])) deltas.push([nk[0], nk[1], 1])
+        added[0].push(name)
+        added[1].push(key)
+        added[2].push(c.indexes[name]?.kind === "unique")
+        if (counted(c as Collection<unknown>, name)) delta(name, key, 1)
       }
-    const steps: Array<Effect.Effect<unknown, StoreError>> = []
-    if (gone.length > 0)
-      steps.push(
-        q(
-          `DELETE FROM record_index WHERE collection = $1 AND scope = $2 AND seq = $3
-           AND (name, key) IN (SELECT * FROM unnest($4::text[], $5::text[]))`,
-          [c.name, scope, seq, gone.map((g) => g[0]), gone.map((g) => g[1])]
-        )
-      )
-    if (added.length > 0)
-      steps.push(
-        q(
-          `INSERT INTO record_index (collection, scope, name, key, seq, id, uniq)
-           SELECT $1, $2, t.name, t.key, $3, $4, t.uniq FROM unnest($5::text[], $6::text[], $7::boolean[]) AS t(name, key, uniq)
-           ON CONFLICT DO NOTHING`,
-          [c.name, scope, seq, id, added.map((a) => a[0]), added.map((a) => a[1]), added.map((a) => c.indexes[a[0]]?.kind === "unique")]
-        )
-      )
-    if (deltas.length > 0)
-      steps.push(
-        q(
-          `INSERT INTO record_counts (collection, scope, name, key, n)
-           SELECT $1, $2, t.name, t.key, t.d FROM unnest($3::text[], $4::text[], $5::bigint[]) AS t(name, key, d)
-           ON CONFLICT (collection, scope, name, key) DO UPDATE SET n = record_counts.n + EXCLUDED.n`,
-          [c.name, scope, deltas.map((d) => d[0]), deltas.map((d) => d[1]), deltas.map((d) => d[2])]
-        )
-      )
-    return Effect.all(steps, { discard: true })
+    return { gone, added, deltas }
+  }
+
+  // The counters' clause, shared by the three statements below ($1 collection, $2 scope).
+  const COUNTS = (p: number) => `c AS (
+      INSERT INTO record_counts (collection, scope, name, key, n)
+      SELECT $1, $2, t.name, t.key, t.d FROM unnest($${p}::text[], $${p + 1}::text[], $${p + 2}::bigint[]) AS t(name, key, d)
+      ON CONFLICT (collection, scope, name, key) DO UPDATE SET n = record_counts.n + EXCLUDED.n)`
+
+  const insertRecord = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
+    const { added, deltas } = indexChanges(c, undefined, value, 1)
+    return q(
+      `WITH r AS (INSERT INTO records (collection, scope, id, data) VALUES ($1, $2, $3, $4) RETURNING seq),
+       a AS (
+         INSERT INTO record_index (collection, scope, name, key, seq, id, uniq)
+         SELECT $1, $2, t.name, t.key, r.seq, $3, t.uniq FROM r, unnest($5::text[], $6::text[], $7::boolean[]) AS t(name, key, uniq)
+         ON CONFLICT DO NOTHING),
+       ${COUNTS(8)}
+       SELECT seq FROM r`,
+      [c.name, scope, id, JSON.stringify(value), ...added, ...deltas]
+    )
+  }
+
+  const updateRecord = <A>(c: Collection<A>, scope: string, id: string, prev: Row, value: A) => {
+    const { gone, added, deltas } = indexChanges(c, JSON.parse(prev.data) as A, value, 0)
+    return q(
+      `WITH u AS (UPDATE records SET data = $4 WHERE seq = $5),
+       d AS (
+         DELETE FROM record_index WHERE collection = $1 AND scope = $2 AND seq = $5
+         AND (name, key) IN (SELECT * FROM unnest($6::text[], $7::text[]))),
+       a AS (
+         INSERT INTO record_index (collection, scope, name, key, seq, id, uniq)
+         SELECT $1, $2, t.name, t.key, $5, $3, t.uniq FROM unnest($8::text[], $9::text[], $10::boolean[]) AS t(name, key, uniq)
+         ON CONFLICT DO NOTHING),
+       ${COUNTS(11)}
+       SELECT 1`,
+      [c.name, scope, id, JSON.stringify(value), prev.seq, ...gone, ...added, ...deltas]
+    )
+  }
+
+  const removeRecord = <A>(c: Collection<A>, scope: string, prev: Row) => {
+    const { deltas } = indexChanges(c, JSON.parse(prev.data) as A, undefined, -1)
+    return q(
+      `WITH r AS (DELETE FROM records WHERE seq = $3),
+       d AS (DELETE FROM record_index WHERE collection = $1 AND scope = $2 AND seq = $3),
+       ${COUNTS(4)}
+       SELECT 1`,
+      [c.name, scope, prev.seq, ...deltas]
+    )
   }
 
   /** The first unique key (in declaration order) another record holds, as the port's error. */
@@ -117,17 +149,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
           const id = c.idOf(value)
           yield* checkUnique(c, scope, id, value)
           const prev = yield* getRow(c as Collection<unknown>, scope, id)
-          const data = JSON.stringify(value)
-          if (prev === undefined) {
-            const [row] = yield* q<{ seq: string }>(
-              "INSERT INTO records (collection, scope, id, data) VALUES ($1, $2, $3, $4) RETURNING seq",
-              [c.name, scope, id, data]
-            )
-            yield* writeIndexes(c, scope, id, Number(row!.seq), undefined, value, 1)
-          } else {
-            yield* q("UPDATE records SET data = $1 WHERE seq = $2", [data, prev.seq])
-            yield* writeIndexes(c, scope, id, Number(prev.seq), JSON.parse(prev.data), value, 0)
-          }
+          yield* prev === undefined ? insertRecord(c, scope, id, value) : updateRecord(c, scope, id, prev, value)
         })
       ) as never,
     remove: (c, scope, id) =>
@@ -135,8 +157,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
         Effect.gen(function* () {
           const prev = yield* getRow(c as Collection<unknown>, scope, id)
           if (prev === undefined) return false
-          yield* writeIndexes(c, scope, id, Number(prev.seq), JSON.parse(prev.data), undefined, -1)
-          yield* q("DELETE FROM records WHERE seq = $1", [prev.seq])
+          yield* removeRecord(c, scope, prev)
           return true
         })
       ),
