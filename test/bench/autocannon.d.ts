@@ -2,7 +2,8 @@
 declare module "autocannon" {
   namespace autocannon {
     interface Options {
-      url?: string
+      /** One URL, or several: the connections are spread over them. */
+      url?: string | ReadonlyArray<string>
       method?: string
       headers?: Record<string, string>
       body?: string

@@ -9,6 +9,7 @@ import { webauthnBench } from "./webauthn.ts"
 import { dueOutcomesBench } from "./due-outcomes.ts"
 import { ledgerBench } from "./ledger.ts"
 import { quotesBench } from "./quotes.ts"
+import { postgresBench } from "./postgres.ts"
 
 const only = process.argv[2]
 const out: Record<string, unknown> = {
@@ -26,5 +27,6 @@ if (only === undefined || only === "webauthn") out["webauthn"] = await webauthnB
 if (only === undefined || only === "due-outcomes") out["dueOutcomes"] = await dueOutcomesBench()
 if (only === undefined || only === "ledger") out["ledger"] = await ledgerBench()
 if (only === undefined || only === "quotes") out["quotes"] = await quotesBench()
+if (only === undefined || only === "postgres") out["postgres"] = await postgresBench()
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

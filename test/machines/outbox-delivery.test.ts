@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Either } from "effect"
 import type { OutboxEvent } from "../../packages/core/src/ports/notifier.ts"
-import { type AttemptOutcome, backoffMs, deliveryStatus, isDue, outboxDelivery } from "../../packages/core/src/machines/outbox-delivery.ts"
-import { BACKOFF_MAX_MS, DELIVERY_WINDOW_MS } from "../../packages/core/src/limits.ts"
+import { type AttemptOutcome, backoffMs, type DeliveryEvent, deliveryStatus, isClaimed, isDue, outboxDelivery } from "../../packages/core/src/machines/outbox-delivery.ts"
+import { BACKOFF_MAX_MS, DELIVERY_WINDOW_MS, WEBHOOK_CLAIM_MS } from "../../packages/core/src/limits.ts"
 import { rfc3339 } from "../../packages/core/src/domain/time.ts"
 
 const T0 = Date.UTC(2026, 0, 1)
@@ -50,6 +50,65 @@ describe("outbox delivery machine", () => {
             lastGap = gap
           }
           if (status !== "PENDING") expect(isDue(event, Number.MAX_SAFE_INTEGER)).toBe(false)
+        }
+      })
+    )
+  })
+
+  it("claims: of any interleaving of claims, releases and attempts, one claim holds at a time on the wall clock, whatever the engine's clock does; an attempt or the holder's release ends it", () => {
+    type Step = {
+      readonly by: number
+      readonly kind: "claim" | "release" | "attempt"
+      readonly outcome: AttemptOutcome
+      /** Engine time passing (a virtual clock may jump far) and wall time passing, independently. */
+      readonly engineWait: number
+      readonly wallWait: number
+    }
+    const arbStep: fc.Arbitrary<Step> = fc.record({
+      by: fc.integer({ min: 0, max: 2 }),
+      kind: fc.constantFrom("claim", "release", "attempt"),
+      outcome: arbOutcome,
+      engineWait: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3_600_000 })),
+      wallWait: fc.integer({ min: 0, max: 2 * WEBHOOK_CLAIM_MS })
+    })
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 60 }), (steps) => {
+        let event = pending()
+        let now = T0
+        let wall = T0 + 12_345
+        // What each of three instances believes it holds: its claim's deadline.
+        const held = new Map<number, number>()
+        for (const s of steps) {
+          now += s.engineWait
+          wall += s.wallWait
+          const before = event
+          const e: DeliveryEvent =
+            s.kind === "claim"
+              ? { _tag: "Claimed", wallNowMs: wall, untilWallMs: wall + WEBHOOK_CLAIM_MS }
+              : s.kind === "release"
+                ? { _tag: "Released", untilWallMs: held.get(s.by) ?? -1 }
+                : { _tag: "Attempted", outcome: s.outcome }
+          const t = Either.getOrThrow(outboxDelivery(before, e, now))
+          expect(t.emit).toEqual([])
+          event = t.state
+          if (deliveryStatus(before) !== "PENDING") expect(event).toBe(before)
+          if (s.kind === "claim") {
+            // Won exactly when due on the engine's clock and unclaimed on the wall clock.
+            const won = event !== before
+            expect(won).toBe(isDue(before, now) && !isClaimed(before, wall))
+            if (won) {
+              held.set(s.by, wall + WEBHOOK_CLAIM_MS)
+              expect(isClaimed(event, wall + WEBHOOK_CLAIM_MS - 1)).toBe(true)
+              expect(isClaimed(event, wall + WEBHOOK_CLAIM_MS)).toBe(false)
+            }
+          } else if (s.kind === "release") {
+            const holds = deliveryStatus(before) === "PENDING" && before.claimedUntilWallMs !== undefined && before.claimedUntilWallMs === held.get(s.by)
+            expect(event.claimedUntilWallMs).toBe(holds ? undefined : before.claimedUntilWallMs)
+            held.delete(s.by)
+          } else {
+            expect(event.claimedUntilWallMs).toBeUndefined()
+            held.clear()
+          }
         }
       })
     )

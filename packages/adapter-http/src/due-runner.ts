@@ -1,4 +1,5 @@
-import { DUE_RUNNER_INTERVAL_MS, type Engine, runDueSteps } from "@tessera/core"
+import { Effect } from "effect"
+import { DUE_RUNNER_INTERVAL_MS, type Engine, runDueSteps, TimeControl } from "@tessera/core"
 import { logError } from "./log.ts"
 
 export interface DueRunner {
@@ -13,15 +14,16 @@ export interface DueRunner {
  * real clock a 005 transfer fails about 30 s after it started without anyone reading it. Passes
  * never overlap in one process; another process on the same SQLite file may run its own, and
  * each step still applies once (it is consumed in the transaction that applies it). On a virtual
- * clock the advance applies what it makes due; the timer then only picks up steps left due by a
- * restart.
+ * clock the advance applies what it makes due; the timer then picks up steps left due by a restart,
+ * and those made due by an advance another instance on the same database answered: each pass first
+ * reads the stored time (DECISIONS #302).
  */
 export const startDueRunner = (engine: Engine, options: { readonly intervalMs?: number } = {}): DueRunner => {
   let running: Promise<number> | undefined
   let stopped = false
   const tick = (): Promise<number> => {
     if (running !== undefined) return running
-    const pass = engine.run(runDueSteps).finally(() => {
+    const pass = engine.run(Effect.zipRight(Effect.flatMap(TimeControl, (c) => c.sync), runDueSteps)).finally(() => {
       if (running === pass) running = undefined
     })
     running = pass

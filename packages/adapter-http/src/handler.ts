@@ -14,7 +14,8 @@ import {
   NO_SIGNATURE,
   NotFound,
   ServiceUnavailable,
-  StoreError
+  StoreError,
+  TimeControl
 } from "@tessera/core"
 import { authenticateRequest, walletHeaders } from "./basic-auth.ts"
 import { makeMatcher, type Route, routes } from "./routes.ts"
@@ -182,8 +183,11 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   const log = options.log
 
   // One chain per request (no generator): it runs on every call, so each step shows in the benchmarks.
+  // On a virtual clock another instance on the same database may have moved the time: each request
+  // first reads the stored time (DECISIONS #302). On a real clock this is no step at all.
+  const syncClock = Effect.flatMap(TimeControl, (c) => c.sync)
   const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string | ReadonlyArray<string>>) =>
-    Effect.flatMap(authenticateRequest(req.header("authorization")), (principal) => {
+    Effect.flatMap(engine.options.clock === "virtual" ? Effect.zipRight(syncClock, authenticateRequest(req.header("authorization"))) : authenticateRequest(req.header("authorization")), (principal) => {
       // An API token's permissions are checked before the body is read (DECISIONS #245).
       const forbidden = forbiddenFor(principal, route.endpoint)
       if (forbidden !== undefined) return Effect.fail(forbidden)

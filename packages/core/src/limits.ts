@@ -36,6 +36,12 @@ export const DELIVERY_WINDOW_MS = 7 * 24 * 3_600_000
 export const WEBHOOK_DUE_BATCH = 1_000
 /** One webhook attempt waits this long for the receiver's answer. */
 export const WEBHOOK_TIMEOUT_MS = 5_000
+/**
+ * An instance claims an event for this long before sending it (engine clock), well past the
+ * attempt's own timeout, so no other instance sends it meanwhile; an instance that dies mid-attempt
+ * leaves the event due again once the claim runs out (DECISIONS #300).
+ */
+export const WEBHOOK_CLAIM_MS = 30_000
 /** At most this many webhook attempts are in flight at once in a delivery pass (one per resource). */
 export const WEBHOOK_CONCURRENCY = 16
 /**

@@ -19,6 +19,11 @@ export interface OutboxEvent {
   /** The receiver answered 409 (it has the event), or retries ran out: no more attempts. */
   readonly abandonedAt?: string
   /**
+   * Claimed by an instance for the attempt it is making, until this wall-clock time: no other
+   * instance sends it meanwhile (DECISIONS #300).
+   */
+  readonly claimedUntilWallMs?: number
+  /**
    * Queued behind an earlier undelivered event of the same resource: not due until that one is
    * delivered or abandoned, so the due index holds only the head of each resource's queue.
    */

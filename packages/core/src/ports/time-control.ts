@@ -51,11 +51,17 @@ const Settings = collection<ClockSetting>()("settings", (s) => s.name)
 export interface TimeControlService {
   readonly mode: ClockMode
   readonly advance: (seconds: number) => Effect.Effect<number, Conflict | InvalidInput | StoreError>
+  /**
+   * Brings this process's clock up to the time the Store holds, which another instance on the
+   * same database may have advanced (DECISIONS #302). Nothing to do on a real clock.
+   */
+  readonly sync: Effect.Effect<void, StoreError>
 }
 
 export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl, TimeControlService>() {
   static readonly real: Layer.Layer<TimeControl> = Layer.succeed(TimeControl, {
     mode: "real",
+    sync: Effect.void,
     advance: () =>
       Effect.fail(
         new Conflict({
@@ -67,7 +73,10 @@ export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl
 
   /**
    * A virtual clock whose time is kept in the Store, so a restarted server resumes where the
-   * last advance left it instead of jumping back to wall-clock time.
+   * last advance left it instead of jumping back to wall-clock time, and several instances on one
+   * database share one time: an advance moves the stored time forward from the later of it and
+   * this process's (two advances of 30 s on two instances make 60 s), and `sync` moves this
+   * process's clock up to it (DECISIONS #302).
    */
   static readonly virtual = (startMs: number): Layer.Layer<TimeControl, never, Store> => {
     const clock = new VirtualClock(startMs)
@@ -75,9 +84,21 @@ export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl
       TimeControl,
       Effect.gen(function* () {
         const store = yield* Store
-        // A store that cannot answer while the engine is built is fatal: the engine fails to start.
-        const saved = yield* Effect.orDie(store.get(Settings, SERVER_SCOPE, "clock"))
-        if (Option.isSome(saved)) clock.setTime(saved.value.nowMs)
+        // The stored time is the time: a restarted server resumes exactly there, and an instance
+        // joining others on one database takes theirs. The first start on a database stores its
+        // own, so instances started one after another do not each begin at their own wall-clock
+        // start (DECISIONS #302). A store that cannot answer here is fatal: the engine fails to start.
+        const stored = yield* Effect.orDie(
+          store.transaction(
+            Effect.gen(function* () {
+              const saved = Option.getOrUndefined(yield* store.get(Settings, SERVER_SCOPE, "clock"))
+              if (saved !== undefined) return saved.nowMs
+              yield* store.put(Settings, SERVER_SCOPE, { name: "clock", nowMs: startMs })
+              return startMs
+            })
+          )
+        )
+        clock.nowMs = stored
         return {
           mode: "virtual" as const,
           advance: (seconds: number) =>
@@ -91,13 +112,23 @@ export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl
                   })
                 )
               : store
-                  .put(Settings, SERVER_SCOPE, { name: "clock", nowMs: clock.nowMs + Math.round(seconds * 1000) })
-                  .pipe(
-                    Effect.map(() => {
-                      clock.setTime(clock.nowMs + Math.round(seconds * 1000))
-                      return clock.nowMs
+                  .transaction(
+                    Effect.gen(function* () {
+                      const stored = Option.getOrUndefined(yield* store.get(Settings, SERVER_SCOPE, "clock"))
+                      const nowMs = Math.max(stored?.nowMs ?? 0, clock.nowMs) + Math.round(seconds * 1000)
+                      yield* store.put(Settings, SERVER_SCOPE, { name: "clock", nowMs })
+                      return nowMs
                     })
                   )
+                  .pipe(
+                    Effect.map((nowMs) => {
+                      clock.setTime(nowMs)
+                      return clock.nowMs
+                    })
+                  ),
+          sync: Effect.map(store.get(Settings, SERVER_SCOPE, "clock"), (stored) => {
+            if (Option.isSome(stored)) clock.setTime(stored.value.nowMs)
+          })
         }
       })
     )

@@ -12,11 +12,11 @@ import { isUndelivered, oldestUndelivered, Outbox, type OutboxEvent } from "../.
 import { SERVER_SCOPE, sortableInstant, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
-import { type AttemptOutcome, backoffMs, delivered, outboxDelivery } from "../../machines/outbox-delivery.ts"
+import { type AttemptOutcome, backoffMs, delivered, type DeliveryEvent, isClaimed, outboxDelivery } from "../../machines/outbox-delivery.ts"
 import { to, type Transition } from "../../machines/transition.ts"
 import { commitStep } from "../common/step.ts"
 import { currentPlatform } from "../platform/platforms.ts"
-import { WEBHOOK_CONCURRENCY, WEBHOOK_DUE_BATCH } from "../../limits.ts"
+import { WEBHOOK_CLAIM_MS, WEBHOOK_CONCURRENCY, WEBHOOK_DUE_BATCH } from "../../limits.ts"
 
 /**
  * Webhook delivery (spec "Events"; reference retry policy): each event is POSTed as its
@@ -66,24 +66,62 @@ const promoteNext = (platform: PlatformRecord, resourceId: string) =>
   })
 
 /**
- * Records an attempt's outcome on the event as stored now. An event gone since (a sandbox reset)
- * or already final takes no write.
+ * Steps an event's delivery as stored now, in its own transaction, and answers the event as it
+ * was and as it is. An event gone since (a sandbox reset) or already final takes no write.
  */
-const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOutcome, at: number) =>
+const stepDelivery = (platform: PlatformRecord, id: string, event: Exclude<DeliveryEvent, { _tag: "Claimed" }>, at: number) =>
   commitStep(
     platform.id,
     Effect.gen(function* () {
       const store = yield* Store
       const found = Option.getOrUndefined(yield* store.get(Outbox, platform.id, id))
-      const transition: Transition<OutboxEvent | undefined> =
-        found === undefined ? to(undefined) : yield* outboxDelivery(found, { _tag: "Attempted", outcome }, at)
+      const transition: Transition<OutboxEvent | undefined> = found === undefined ? to(undefined) : yield* outboxDelivery(found, event, at)
       const save = (next: OutboxEvent | undefined) =>
         next === undefined || next === found
           ? Effect.void
           : Effect.zipRight(store.put(Outbox, platform.id, next), isUndelivered(next) ? Effect.void : promoteNext(platform, next.resourceId))
-      return { transition, save, view: () => undefined }
+      return { transition, save, view: (next: OutboxEvent | undefined) => ({ found, next }) }
     })
   )
+
+/** Records an attempt's outcome; the claim the attempt was made under ends with it. */
+const recordAttempt = (platform: PlatformRecord, id: string, outcome: AttemptOutcome, at: number) =>
+  stepDelivery(platform, id, { _tag: "Attempted", outcome }, at)
+
+/** The wall clock, whatever the engine's: a claim guards an HTTP attempt, which takes real time (#300). */
+const wallNow = Effect.sync(() => Date.now())
+
+/**
+ * Claims a due head for one attempt (DECISIONS #300): of several instances that read it as due,
+ * the one whose transaction commits first gets it; the others find it claimed, delivered or no
+ * longer the head of its resource's queue (order per resource holds across instances too), and
+ * leave it. Answers the claimed event, or undefined.
+ */
+const claim = (platform: PlatformRecord, id: string) =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const wallNowMs = yield* wallNow
+    const untilWallMs = wallNowMs + WEBHOOK_CLAIM_MS
+    return yield* commitStep(
+      platform.id,
+      Effect.gen(function* () {
+        const store = yield* Store
+        const found = Option.getOrUndefined(yield* store.get(Outbox, platform.id, id))
+        const head = found !== undefined && (yield* oldestPending(platform, found.resourceId))?.id === id
+        const transition: Transition<OutboxEvent | undefined> = head ? yield* outboxDelivery(found, { _tag: "Claimed", wallNowMs, untilWallMs }, now) : to(found)
+        const won = (next: OutboxEvent | undefined): next is OutboxEvent => next !== undefined && next !== found
+        return {
+          transition,
+          save: (next: OutboxEvent | undefined) => (won(next) ? store.put(Outbox, platform.id, next) : Effect.void),
+          view: (next: OutboxEvent | undefined) => (won(next) ? { event: next, untilWallMs } : undefined)
+        }
+      })
+    )
+  })
+
+/** Gives a claimed event back unsent (the attempt was interrupted): due again at once, not when the claim runs out. */
+const release = (platform: PlatformRecord, id: string, untilWallMs: number) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => stepDelivery(platform, id, { _tag: "Released", untilWallMs }, now))
 
 /**
  * What is due on a platform now: the due index holds only each resource's head (later events
@@ -94,21 +132,28 @@ const dueHeads = (platform: PlatformRecord) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const due = yield* (yield* Store).due(Outbox, platform.id, "due", sortableInstant(now) ?? "", WEBHOOK_DUE_BATCH)
+    const wallNowMs = yield* wallNow
     const heads: Array<OutboxEvent> = []
-    for (const event of due) if ((yield* oldestPending(platform, event.resourceId))?.id === event.id) heads.push(event)
+    // One another instance is sending is left alone here, without a transaction to find that out.
+    for (const event of due) if (!isClaimed(event, wallNowMs) && (yield* oldestPending(platform, event.resourceId))?.id === event.id) heads.push(event)
     return heads
   })
 
 /**
- * One attempt: send, then record its outcome in its own transaction. Only the send can be
- * interrupted (a shutdown): an interrupted attempt records nothing and the event stays due, so
- * it is sent again after a restart; an answer that came back is recorded whatever happens.
+ * One attempt: claim, send, then record its outcome in its own transaction. Answers undefined when
+ * another instance had the event. Only the send can be interrupted (a shutdown): an interrupted
+ * attempt records nothing and gives its claim back, so the event stays due and is sent again
+ * after a restart; an answer that came back is recorded whatever happens.
  */
-const attempt = (platform: PlatformRecord, url: string, event: OutboxEvent) =>
+const attempt = (platform: PlatformRecord, url: string, head: OutboxEvent) =>
   Effect.gen(function* () {
-    const sent = yield* send(url, envelope(event))
+    const claimed = yield* Effect.uninterruptible(claim(platform, head.id))
+    if (claimed === undefined) return undefined
+    const sent = yield* send(url, envelope(claimed.event)).pipe(
+      Effect.onInterrupt(() => Effect.ignore(release(platform, head.id, claimed.untilWallMs)))
+    )
     const outcome: AttemptOutcome = Either.isRight(sent) ? { status: sent.right.status } : { error: sent.left.reason }
-    yield* Effect.uninterruptible(Effect.flatMap(Clock.currentTimeMillis, (at) => recordAttempt(platform, event.id, outcome, at)))
+    yield* Effect.uninterruptible(Effect.flatMap(Clock.currentTimeMillis, (at) => recordAttempt(platform, head.id, outcome, at)))
     return delivered(outcome)
   })
 
@@ -120,7 +165,7 @@ const attempt = (platform: PlatformRecord, url: string, event: OutboxEvent) =>
 const deliverHeads = (work: ReadonlyArray<readonly [PlatformRecord, string, OutboxEvent]>) =>
   Effect.map(
     Effect.forEach(work, ([platform, url, event]) => attempt(platform, url, event), { concurrency: WEBHOOK_CONCURRENCY }),
-    (outcomes) => ({ attempted: outcomes.length, delivered: outcomes.filter((ok) => ok).length })
+    (outcomes) => ({ attempted: outcomes.filter((o) => o !== undefined).length, delivered: outcomes.filter((ok) => ok === true).length })
   )
 
 /** One delivery pass for a platform: the oldest pending event of each resource whose next attempt is due is sent. */
