@@ -1,7 +1,5 @@
 import { expect } from "vitest"
-import { checkResponse, operationFor } from "../support/openapi-checker.ts"
-import { recordStatus } from "../support/coverage-records.ts"
-import type { Reply, RequestOptions } from "../support/server.ts"
+import { checkedRequester, type Reply, type RequestOptions } from "../support/server.ts"
 import { type RunningCli, startCli } from "../cli/run-cli.ts"
 import type { Database } from "./databases.ts"
 
@@ -18,25 +16,6 @@ export interface Instance {
   readonly request: (method: string, path: string, options?: RequestOptions) => Promise<Reply>
 }
 
-const requester =
-  (origin: string) =>
-  async (method: string, path: string, o: RequestOptions = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { ...(o.headers ?? {}) }
-    if (o.auth !== null) headers["authorization"] ??= o.auth ?? AUTH
-    let body: string | Uint8Array | undefined = o.raw
-    if (body === undefined && o.body !== undefined) {
-      body = JSON.stringify(o.body)
-      headers["content-type"] ??= "application/json"
-    }
-    const res = await fetch(origin + path, { method, headers, ...(body === undefined ? {} : { body: body as BodyInit }) })
-    const text = await res.text()
-    const parsed = text === "" ? undefined : JSON.parse(text)
-    const operationId = operationFor(method, path)
-    recordStatus(operationId, res.status)
-    expect(checkResponse(operationId, res.status, parsed).problems, `${origin} ${method} ${path} → ${res.status} ${text.slice(0, 300)}`).toEqual([])
-    expect(res.status, `${method} ${path} must never be a 500: ${text}`).toBeLessThan(500)
-    return { status: res.status, headers: res.headers, body: parsed }
-  }
 
 export interface InstanceOptions {
   readonly clock?: "real" | "virtual"
@@ -50,7 +29,7 @@ export const startInstance = async (db: Database, name: string, options: Instanc
   const cli = await startCli(args, { TESSERA_CLIENT_SECRET: CLIENT_SECRET, TESSERA_LOG: "off" })
   const origin = /listening on (http:\/\/[^/\s]+)/.exec(cli.banner)?.[1]
   expect(origin, cli.banner).toBeDefined()
-  return { name, origin: origin!, cli, request: requester(origin!) }
+  return { name, origin: origin!, cli, request: checkedRequester(origin!, AUTH) }
 }
 
 export interface Cluster {

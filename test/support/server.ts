@@ -48,6 +48,31 @@ export interface TestServer {
   readonly close: () => Promise<void>
 }
 
+/**
+ * Sends requests to `origin` (with `auth` unless a request names its own or `null`) and checks each
+ * response against the reference OpenAPI, recording its status for the coverage report; a 500 fails.
+ */
+export const checkedRequester =
+  (origin: string, auth: string) =>
+  async (method: string, path: string, o: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) }
+    if (o.auth !== null) headers["authorization"] ??= o.auth ?? auth
+    let body: string | Uint8Array | FormData | undefined = o.raw ?? o.form
+    if (body === undefined && o.body !== undefined) {
+      body = JSON.stringify(o.body)
+      headers["content-type"] ??= "application/json"
+    }
+    const res = await fetch(origin + path, { method, headers, ...(body === undefined ? {} : { body: body as BodyInit }) })
+    const text = await res.text()
+    const parsed = text === "" ? undefined : JSON.parse(text)
+    const operationId = operationFor(method, path)
+    recordStatus(operationId, res.status)
+    const check = checkResponse(operationId, res.status, parsed)
+    expect(check.problems, `${origin} ${method} ${path} → ${res.status} ${text.slice(0, 300)}`).toEqual([])
+    expect(res.status, `${method} ${path} must never be a 500: ${text}`).toBeLessThan(500)
+    return { status: res.status, headers: res.headers, body: parsed }
+  }
+
 export const startTestServer = async (
   kind: StoreKind,
   options: { readonly filename?: string; readonly clock?: "real" | "virtual"; readonly pgSchema?: string } = {}
@@ -69,24 +94,7 @@ export const startTestServer = async (
   await engine.platform({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })
   const server = await serve({ engine, port: 0 })
   const origin = `http://127.0.0.1:${server.port}`
-  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { ...(o.headers ?? {}) }
-    if (o.auth !== null) headers["authorization"] ??= o.auth ?? basic()
-    let body: string | Uint8Array | FormData | undefined = o.raw ?? o.form
-    if (body === undefined && o.body !== undefined) {
-      body = JSON.stringify(o.body)
-      headers["content-type"] ??= "application/json"
-    }
-    const res = await fetch(origin + path, { method, headers, ...(body === undefined ? {} : { body: body as BodyInit }) })
-    const text = await res.text()
-    const parsed = text === "" ? undefined : JSON.parse(text)
-    const operationId = operationFor(method, path)
-    recordStatus(operationId, res.status)
-    const check = checkResponse(operationId, res.status, parsed)
-    expect(check.problems, `${method} ${path} → ${res.status} ${text.slice(0, 300)}`).toEqual([])
-    expect(res.status, `${method} ${path} must never be a 500: ${text}`).toBeLessThan(500)
-    return { status: res.status, headers: res.headers, body: parsed }
-  }
+  const request = checkedRequester(origin, basic())
   return {
     engine,
     server,
