@@ -1,4 +1,5 @@
 import { Agent, request } from "node:http"
+import { newKeyPair, sealOtp, stamp } from "@tessera/core/testing"
 
 /** A keep-alive JSON client for the bench's dependent request flows (autocannon cannot chain). */
 export const jsonClient = (port: number, sockets: number) => {
@@ -26,4 +27,23 @@ export const jsonClient = (port: number, sockets: number) => {
       req.end(data)
     })
   return { call, close: () => agent.destroy() }
+}
+
+type Call = ReturnType<typeof jsonClient>["call"]
+
+/**
+ * A new customer whose wallet is logged in over HTTP (EMAIL_OTP with the sandbox code, the TEK-
+ * stamped retry): the account and the TEK whose session signs the bench's signed retries.
+ */
+export const loggedInWallet = async (call: Call, email: string) => {
+  const c = await call("POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Bench", email })
+  const account = (await call("GET", `/customers/internal-accounts?customerId=${c.body.id}`)).body.data[0].id as string
+  const cred = (await call("GET", `/auth/credentials?accountId=${account}`)).body.data[0].id as string
+  const ch = await call("POST", `/auth/credentials/${cred}/challenge`)
+  const tek = newKeyPair()
+  const body = { type: "EMAIL_OTP", encryptedOtpBundle: sealOtp(ch.body.otpEncryptionTargetBundle, "000000", tek) }
+  const first = await call("POST", `/auth/credentials/${cred}/verify`, body)
+  const login = await call("POST", `/auth/credentials/${cred}/verify`, body, { "service-wallet-signature": stamp(tek.privateKey, first.body.payloadToSign), "request-id": first.body.requestId })
+  if (login.status !== 200) throw new Error(`bench login failed: ${JSON.stringify(login.body)}`)
+  return { account, tek }
 }

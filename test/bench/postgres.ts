@@ -7,10 +7,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
 import { openPool } from "@tessera/adapter-postgres"
-import { newKeyPair, sealOtp, stamp } from "@tessera/core/testing"
+import { stamp } from "@tessera/core/testing"
 import { findPgBin, startCluster, stopCluster } from "../../scripts/pg-cluster.mjs"
 import { repoRoot } from "../support/paths.ts"
-import { jsonClient } from "./http-client.ts"
+import { jsonClient, loggedInWallet } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
@@ -70,18 +70,7 @@ const signedRetryRate = async (ports: ReadonlyArray<number>) => {
   try {
     const { call } = clients[0]!
     const wallets = await Promise.all(
-      Array.from({ length: CONNECTIONS }, async (_, i) => {
-        const c = await call("POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Bench", email: `bench-${i}-${Date.now()}@example.com` })
-        const account = (await call("GET", `/customers/internal-accounts?customerId=${c.body.id}`)).body.data[0].id as string
-        const cred = (await call("GET", `/auth/credentials?accountId=${account}`)).body.data[0].id as string
-        const ch = await call("POST", `/auth/credentials/${cred}/challenge`)
-        const tek = newKeyPair()
-        const body = { type: "EMAIL_OTP", encryptedOtpBundle: sealOtp(ch.body.otpEncryptionTargetBundle, "000000", tek) }
-        const first = await call("POST", `/auth/credentials/${cred}/verify`, body)
-        const login = await call("POST", `/auth/credentials/${cred}/verify`, body, { "service-wallet-signature": stamp(tek.privateKey, first.body.payloadToSign), "request-id": first.body.requestId })
-        if (login.status !== 200) throw new Error(`bench login failed: ${JSON.stringify(login.body)}`)
-        return { account, tek }
-      })
+      Array.from({ length: CONNECTIONS }, (_, i) => loggedInWallet(call, `bench-${i}-${Date.now()}@example.com`))
     )
     const run = async (ms: number) => {
       let flows = 0

@@ -18,7 +18,7 @@ import {
 import { MemoryStore } from "@tessera/adapter-memory"
 import { newKeyPair, sealOtp, stamp } from "@tessera/core/testing"
 import { buildTarget, startTarget } from "./http.ts"
-import { jsonClient } from "./http-client.ts"
+import { jsonClient, loggedInWallet } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
 
@@ -111,15 +111,7 @@ const httpFlows = async (kind: "tessera-memory" | "tessera-sqlite", ms: number) 
   const t = await startTarget(kind)
   const { call, close } = jsonClient(t.port, 16)
   try {
-    const c = await call("POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Bench", email: "bench-wallet@example.com" })
-    const account = (await call("GET", `/customers/internal-accounts?customerId=${c.body.id}`)).body.data[0].id
-    const cred = (await call("GET", `/auth/credentials?accountId=${account}`)).body.data[0].id
-    const ch = await call("POST", `/auth/credentials/${cred}/challenge`)
-    const tek = newKeyPair()
-    const body = { type: "EMAIL_OTP", encryptedOtpBundle: sealOtp(ch.body.otpEncryptionTargetBundle, "000000", tek) }
-    const first = await call("POST", `/auth/credentials/${cred}/verify`, body)
-    const login = await call("POST", `/auth/credentials/${cred}/verify`, body, { "service-wallet-signature": stamp(tek.privateKey, first.body.payloadToSign), "request-id": first.body.requestId })
-    if (login.status !== 200) throw new Error(`bench login failed: ${JSON.stringify(login.body)}`)
+    const { account, tek } = await loggedInWallet(call, "bench-wallet@example.com")
     let flows = 0
     let failures = 0
     const end = performance.now() + ms
