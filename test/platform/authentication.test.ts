@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { AUTH_FAILURE_LIMIT, makeEngine, Platforms, SERVER_SCOPE, Store } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
+import { SqliteStore } from "@tessera/adapter-sqlite"
 import { toFetchHandler } from "@tessera/adapter-http"
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_SECRET_HASH } from "tessera"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 
 const V = "/2025-10-13"
 const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
@@ -51,5 +56,24 @@ describe("platform credentials", () => {
     expect((await get("first")).status).toBe(401)
     expect((await get("second")).status).toBe(200)
     await engine.dispose()
+  })
+
+  it("the CLI's precomputed hash of its default secret is stored as given, and another process verifies the secret against it", async () => {
+    const filename = join(mkdtempSync(join(tmpdir(), "tessera-default-secret-")), "store.sqlite")
+    const input = { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET, secretHash: DEFAULT_SECRET_HASH }
+    const first = makeEngine({ store: SqliteStore.layer({ filename }) })
+    expect((await first.platform(input)).secretHash).toBe(DEFAULT_SECRET_HASH)
+    await first.dispose()
+    // A second engine on the file has no memory of the secret: it checks it with scrypt against the stored hash.
+    const second = makeEngine({ store: SqliteStore.layer({ filename }) })
+    const handler = toFetchHandler(second)
+    const get = (secret: string) => handler(new Request(`http://host${V}/customers`, { headers: { authorization: basicOf(DEFAULT_CLIENT_ID, secret) } }))
+    expect((await get(DEFAULT_CLIENT_SECRET)).status).toBe(200)
+    expect((await get("sandbox-client-secreT")).status).toBe(401)
+    // A restart with the default secret keeps the stored hash; a changed secret replaces it.
+    expect((await second.platform(input)).secretHash).toBe(DEFAULT_SECRET_HASH)
+    expect((await second.platform({ clientId: DEFAULT_CLIENT_ID, clientSecret: "other" })).secretHash).not.toBe(DEFAULT_SECRET_HASH)
+    expect((await get(DEFAULT_CLIENT_SECRET)).status).toBe(401)
+    await second.dispose()
   })
 })

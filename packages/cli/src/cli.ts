@@ -6,7 +6,7 @@ import { parseCommandLine } from "./args.ts"
 import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
 import { DEBUG_VARIABLE, reportFailure } from "./failure-report.ts"
-import { isPostgresUrl } from "./options.ts"
+import { DEFAULT_CLIENT_SECRET, DEFAULT_SECRET_HASH, isPostgresUrl } from "./options.ts"
 import { databaseProblem, listenProblem, postgresProblem } from "./startup-errors.ts"
 import { importSeed, readSeedFile } from "./seed-file.ts"
 import { serveUsage, topUsage } from "./usage.ts"
@@ -42,6 +42,7 @@ export const startServer = async (config: ServerConfig) => {
     platform = await engine.platform({
       clientId: config.clientId,
       clientSecret: config.clientSecret,
+      ...(config.clientSecret === DEFAULT_CLIENT_SECRET ? { secretHash: DEFAULT_SECRET_HASH } : {}),
       name: "Sandbox platform",
       ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl })
     })

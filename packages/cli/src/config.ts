@@ -9,7 +9,7 @@ import {
   type ServeFlags
 } from "./options.ts"
 
-export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, type ServeFlags } from "./options.ts"
+export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_SECRET_HASH, type ServeFlags } from "./options.ts"
 
 /**
  * Standalone server configuration from flags and the environment (DECISIONS #21). Every value has

@@ -1,5 +1,5 @@
 export { startServer } from "./cli.ts"
-export { ConfigError, readConfig, type ServeFlags, type ServerConfig, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from "./config.ts"
+export { ConfigError, readConfig, type ServeFlags, type ServerConfig, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_SECRET_HASH } from "./config.ts"
 export { parseCommandLine, UsageError, type Command } from "./args.ts"
 export { databaseProblem, listenProblem, StartupError } from "./startup-errors.ts"
 export { reportFailure } from "./failure-report.ts"
