@@ -2,10 +2,13 @@
 // better-sqlite3), for the two places that start the CLI fast: the dev runner in a checkout
 // (scripts/dev-cli.mjs) and the published `tessera` package (scripts/pack-all.mjs). Loading ~300
 // separate ES modules (Effect's among them) costs about twice the bundle's start time.
+import { createHash } from "node:crypto"
+import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 
-const packages = join(dirname(dirname(fileURLToPath(import.meta.url))), "packages")
+const root = dirname(dirname(fileURLToPath(import.meta.url)))
+const packages = join(root, "packages")
 
 /**
  * Effect's Schema module keeps a reference to fast-check (for `Arbitrary`, test-data generators
@@ -19,7 +22,7 @@ const absent = () => { throw new Error("fast-check is not part of the tessera CL
 export const array = absent
 `
 
-const withoutFastCheck = {
+export const withoutFastCheck = {
   name: "effect-without-fast-check",
   setup: (b) => {
     b.onResolve({ filter: /^\.\/FastCheck\.js$/ }, (args) =>
@@ -30,35 +33,47 @@ const withoutFastCheck = {
 }
 
 /**
- * `sqlite` says how the bundle imports the native SQLite binding, which must stay outside it (it
- * loads its .node file relative to itself): "package" keeps the bare `better-sqlite3` import
- * (the published CLI depends on it), a file path imports that exact file (the dev runner).
- * Returns esbuild's metafile (which modules went in, and why), for the test that keeps test-only
- * libraries out of the start path.
+ * Builds the bundle into `outfile`: CommonJS, so that packages/cli/bin/run-bundle.mjs can compile
+ * it as a script with V8's code cache, and ASCII, so that it reads as latin1. Its first line is
+ * `// tessera-bundle <id>`, the SHA-256 of the rest, which ties a code cache to the bundle it came
+ * from. `sqlite` says how the bundle imports the native SQLite binding, which must stay outside it
+ * (it loads its .node file relative to itself): "package" keeps the bare `better-sqlite3` import
+ * (the published CLI depends on it), a file path requires that exact file (the dev runner).
+ * `listSources` adds a second line, `// tessera-sources <JSON>`, the workspace files the bundle was
+ * made of (the dev runner checks their age). Returns esbuild's metafile (which modules went in,
+ * and why) and that list of sources.
  */
-export const bundleCli = async ({ outfile, sqlite }) => {
+export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   const { build } = await import("esbuild")
   const result = await build({
     entryPoints: [join(packages, "cli", "src", "cli-entry.ts")],
+    absWorkingDir: root,
     bundle: true,
     platform: "node",
-    format: "esm",
+    format: "cjs",
     target: "node20",
+    charset: "ascii",
     outfile,
+    write: false,
     metafile: true,
     // pg's optional native binding and its Cloudflare socket are loaded only when asked for.
     external: [...(sqlite === "package" ? ["better-sqlite3"] : []), "pg-native", "cloudflare:sockets"],
     plugins: [
       withoutFastCheck,
-      ...(sqlite === "package"
-        ? []
-        : [{ name: "better-sqlite3-by-path", setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: pathToFileURL(sqlite).href, external: true })) }])
+      ...(sqlite === "package" ? [] : [{ name: "better-sqlite3-by-path", setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true })) }])
     ],
-    banner: { js: "import { createRequire as __tesseraRequire } from 'node:module'; const require = __tesseraRequire(import.meta.url);" },
+    // The CLI reads its package.json next to the bundle's folder (src/version.ts).
+    define: { "import.meta.url": "__tesseraBundleUrl" },
+    banner: { js: 'var __tesseraBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
     logLevel: "warning"
   })
   // A name Effect's code takes from fast-check that the stand-in lacks would be undefined at run time.
   const missing = result.warnings.filter((w) => w.text.includes("effect-fast-check"))
   if (missing.length > 0) throw new Error(`scripts/bundle-cli.mjs: Effect needs more of fast-check than the stand-in has: ${missing.map((w) => w.text).join("; ")}`)
-  return result.metafile
+  // The workspace sources in the bundle, relative to the root: what the dev runner compares the
+  // bundle's age with (a second header line), rather than walking every package folder.
+  const sources = Object.keys(result.metafile.inputs).filter((p) => p.startsWith("packages/"))
+  const code = `${listSources ? `// tessera-sources ${JSON.stringify(sources)}\n` : ""}${result.outputFiles[0].text}`
+  writeFileSync(outfile, `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`)
+  return { metafile: result.metafile, sources }
 }

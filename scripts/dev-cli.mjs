@@ -1,44 +1,72 @@
 #!/usr/bin/env node
 // Runs the CLI of this checkout from a bundle of its TypeScript sources, rebuilt with esbuild
-// whenever a source file is newer. Transpiling ~100 modules through tsx at every start cost about
-// a second; the bundle starts in a fraction of that (README, "Cold start"). `pnpm start` and
-// `packages/cli/bin/tessera.mjs` in a checkout come here; an installed `tessera` runs the bundle
-// scripts/pack-all.mjs put in its dist/ (both from scripts/bundle-cli.mjs).
+// whenever one of them is newer. Transpiling ~300 modules through tsx at every start cost about
+// a second; the bundle, compiled through V8's code cache, starts in a small fraction of that
+// (README, "Cold start"). `pnpm start` and `packages/cli/bin/tessera.mjs` in a checkout come here;
+// an installed `tessera` runs the bundle scripts/pack-all.mjs put in its dist/ (both from
+// scripts/bundle-cli.mjs, both loaded by packages/cli/bin/run-bundle.mjs).
 // `node scripts/dev-cli.mjs build` only refreshes the bundle (the root `prepare` script runs it).
-import { existsSync, readdirSync, renameSync, statSync } from "node:fs"
+import { stat, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
+import { compileBundle, readBundle } from "../packages/cli/bin/run-bundle.mjs"
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
-const packages = join(root, "packages")
-const bundle = join(root, "packages", "cli", "dev", "tessera.mjs")
+const bundle = join(root, "packages", "cli", "dev", "tessera.cjs")
+// The bundling scripts' own changes (bundle options) count as a change too.
+const scripts = [fileURLToPath(import.meta.url), join(root, "scripts", "bundle-cli.mjs")]
 
-const newestSource = () => {
-  let newest = 0
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name)
-      if (e.isDirectory()) walk(p)
-      else if (e.name.endsWith(".ts")) newest = Math.max(newest, statSync(p).mtimeMs)
-    }
-  }
-  for (const name of readdirSync(packages)) {
-    const src = join(packages, name, "src")
-    if (existsSync(src)) walk(src)
-  }
-  // The bundling scripts' own changes (bundle options) count as a change too.
-  const scripts = [fileURLToPath(import.meta.url), join(root, "scripts", "bundle-cli.mjs")]
-  return Math.max(newest, ...scripts.map((s) => statSync(s).mtimeMs))
-}
-
-if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestSource()) {
+const build = async () => {
   const { bundleCli } = await import("./bundle-cli.mjs")
-  // Written aside and renamed into place: several CLIs starting at once (tests in parallel) may
-  // each rebuild, and none may ever load a half-written bundle. better-sqlite3 is imported by
-  // absolute path from the package that depends on it (adapter-sqlite).
+  // Written aside and renamed into place (by bundleCli's caller): several CLIs starting at once
+  // (tests in parallel) may each rebuild, and none may ever load a half-written bundle.
+  // better-sqlite3 is required by absolute path from the package that depends on it (adapter-sqlite).
   const aside = `${bundle}.${process.pid}.tmp`
-  await bundleCli({ outfile: aside, sqlite: createRequire(join(packages, "adapter-sqlite", "package.json")).resolve("better-sqlite3") })
+  const sqlite = createRequire(join(root, "packages", "adapter-sqlite", "package.json")).resolve("better-sqlite3")
+  await bundleCli({ outfile: aside, sqlite, listSources: true })
+  const { renameSync } = await import("node:fs")
   renameSync(aside, bundle)
 }
-if (process.argv[2] !== "build") await import(pathToFileURL(bundle).href)
+
+/**
+ * The files the bundle was made of (its second line) and the scripts that made it, stat'ed in
+ * libuv's thread pool; resolves whether any is newer than the bundle or gone. Started before the
+ * bundle is compiled, so the stats run while V8 compiles (~300 of them cost ~10 ms in a row).
+ */
+const isStale = (source, builtMs) => {
+  const line = /^[^\n]*\n\/\/ tessera-sources (.*)\n/.exec(source)
+  if (line === null) return Promise.resolve(true)
+  const files = [...JSON.parse(line[1]).map((p) => join(root, p)), ...scripts]
+  return new Promise((resolve) => {
+    let pending = files.length
+    let stale = false
+    for (const f of files)
+      stat(f, (err, s) => {
+        if (err !== null || s.mtimeMs > builtMs) stale = true
+        if (--pending === 0) resolve(stale)
+      })
+  })
+}
+
+const current = () => {
+  try {
+    const builtMs = statSync(bundle).mtimeMs
+    const source = readBundle(bundle)
+    return { source, stale: isStale(source, builtMs) }
+  } catch {
+    return undefined
+  }
+}
+
+if (process.argv[2] === "build") {
+  const found = current()
+  if (found === undefined || (await found.stale)) await build()
+} else {
+  const found = current()
+  const compiled = found === undefined ? undefined : compileBundle(bundle, found.source)
+  if (compiled === undefined || (await found.stale)) {
+    await build()
+    compileBundle(bundle).run()
+  } else compiled.run()
+}

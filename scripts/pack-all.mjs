@@ -31,7 +31,7 @@ execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", 
 
 // The published CLI starts from one bundle, as a checkout's does (scripts/bundle-cli.mjs).
 const { bundleCli } = await import("./bundle-cli.mjs")
-await bundleCli({ outfile: join(root, "packages", "cli", "dist", "tessera.mjs"), sqlite: "package" })
+await bundleCli({ outfile: join(root, "packages", "cli", "dist", "tessera.cjs"), sqlite: "package" })
 
 const packed = []
 for (const d of dirs) {
@@ -50,8 +50,8 @@ for (const file of readdirSync(artifacts).filter((f) => f.endsWith(".tgz")).sort
   const bad = Object.entries(deps).filter(([, v]) => String(v).startsWith("workspace:"))
   if (bad.length > 0) throw new Error(`${file}: workspace ranges left in the tarball: ${bad.map(([k]) => k).join(", ")}`)
   if (JSON.stringify(pkg.exports ?? {}).includes("/src/")) throw new Error(`${file}: exports still point at src/`)
-  if (pkg.bin !== undefined && !execFileSync("tar", ["-tzf", join(artifacts, file)], { encoding: "utf8" }).split("\n").includes("package/dist/tessera.mjs"))
-    throw new Error(`${file}: the CLI bundle dist/tessera.mjs is missing`)
+  if (pkg.bin !== undefined && !execFileSync("tar", ["-tzf", join(artifacts, file)], { encoding: "utf8" }).split("\n").includes("package/dist/tessera.cjs"))
+    throw new Error(`${file}: the CLI bundle dist/tessera.cjs is missing`)
   packed.push({ name: pkg.name, version: pkg.version, file: `artifacts/${file}`, bytes: statSync(join(artifacts, file)).size })
 }
 process.stdout.write(JSON.stringify({ packed }, null, 2) + "\n")

@@ -1,0 +1,70 @@
+// Loads the CLI bundle (one CommonJS file made by scripts/bundle-cli.mjs) through V8's code cache.
+// Compiling the bundle's functions took about a third of a cold start; V8 can store what it
+// compiled and reuse it, but Node 20 offers that for ES modules only from 22.1 on
+// (module.enableCompileCache), so the bundle is a script compiled here with vm.Script, and the
+// cache is written beside it once the server has started (and answered its first requests).
+//
+// The bundle's first line is `// tessera-bundle <sha256 of the rest>`. The cache file starts with
+// the id of the bundle it was made from: V8 itself checks only the source's length, so an id
+// match is what keeps a cache of an older bundle from ever being used. Where the bundle's folder is
+// not writable (a system-wide install) the cache is simply not kept.
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname } from "node:path"
+import vm from "node:vm"
+
+const HEADER = "// tessera-bundle "
+const ID_LENGTH = 64
+// Long enough for the server to be up and its first requests answered, so what they compiled is kept.
+const CACHE_AFTER_MS = 1500
+
+/** The bundle's text. It is ASCII (esbuild's charset "ascii"), so latin1 reads it as UTF-8 would, faster. */
+export const readBundle = (file) => readFileSync(file, "latin1")
+
+/** The bundle's id, from its first line; undefined for a file without the header. */
+export const bundleId = (source) => (source.startsWith(HEADER) ? source.slice(HEADER.length, HEADER.length + ID_LENGTH) : undefined)
+
+const readCache = (cacheFile, id) => {
+  try {
+    const data = readFileSync(cacheFile)
+    return data.subarray(0, ID_LENGTH).toString("latin1") === id ? data.subarray(ID_LENGTH) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const writeCache = (cacheFile, id, script) => {
+  const aside = `${cacheFile}.${process.pid}.tmp`
+  try {
+    writeFileSync(aside, Buffer.concat([Buffer.from(id, "latin1"), script.createCachedData()]))
+    renameSync(aside, cacheFile)
+  } catch {
+    // A read-only install: every start compiles, as without the cache.
+    rmSync(aside, { force: true })
+  }
+}
+
+/**
+ * Compiles the bundle at `file` (with its cache when there is a matching one) and returns a
+ * function that runs it. Compiling and running are apart so that the dev runner can check the
+ * bundle is up to date while V8 compiles.
+ */
+export const compileBundle = (file, source = readBundle(file)) => {
+  const id = bundleId(source)
+  const cacheFile = `${file}.cache`
+  const cachedData = id === undefined ? undefined : readCache(cacheFile, id)
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    ...(cachedData === undefined ? {} : { cachedData }),
+    // pg imports `cloudflare:sockets` dynamically on Cloudflare only; elsewhere nothing does.
+    ...(vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+  })
+  return {
+    run: () => {
+      const module = { exports: {} }
+      script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+      if (id !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
+        setTimeout(() => writeCache(cacheFile, id, script), CACHE_AFTER_MS).unref()
+    }
+  }
+}
