@@ -9,12 +9,12 @@ export type DomainError = InstanceType<ErrorClass>
 export const catalogue: ReadonlyArray<{ readonly code: string; readonly status: number }> = Object.values(
   Errors
 ).map((C) => {
-  // The classes carry `status` as an instance field; build a throwaway to read it once.
-  const probe = new (C as unknown as new (a: Record<string, unknown>) => DomainError)({
-    message: "",
-    retryAfterSeconds: 0,
-    allow: []
-  })
+  // The classes carry `status` as an instance field; build a throwaway to read it once, without
+  // validating it (`true`): that would compile a validator per class at every start.
+  const probe = new (C as unknown as new (a: Record<string, unknown>, disableValidation: boolean) => DomainError)(
+    { message: "", retryAfterSeconds: 0, allow: [] },
+    true
+  )
   return { code: probe._tag, status: probe.status }
 })
 

@@ -106,9 +106,13 @@ export const invalidInput = (errors: ReadonlyArray<FieldError>, message?: string
  * `details.errors`). Unknown properties are ignored, as the reference service does.
  */
 export const decodeInput = <A, I>(schema: Schema.Schema<A, I>, prefix: ReadonlyArray<string> = []) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })
+  // Compiled at the first call, not where the operation module is loaded: ~50 decoders built
+  // eagerly cost every server start several milliseconds, most for endpoints it never serves.
+  let decode: ((u: unknown) => Either.Either<A, ParseResult.ParseError>) | undefined
   return (input: unknown): Either.Either<A, InvalidInput> =>
-    Either.mapLeft(decode(input), (e) => invalidInput(fieldErrorsOf(e, prefix)))
+    Either.mapLeft((decode ??= Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" }))(input), (e) =>
+      invalidInput(fieldErrorsOf(e, prefix))
+    )
 }
 
 /** A request body that must be a JSON object, and the error when it is not. */
