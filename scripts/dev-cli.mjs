@@ -14,19 +14,22 @@ import { compileBundle, readBundle } from "../packages/cli/bin/run-bundle.mjs"
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const bundle = join(root, "packages", "cli", "dev", "tessera.cjs")
-// The bundling scripts' own changes (bundle options) count as a change too.
-const scripts = [fileURLToPath(import.meta.url), join(root, "scripts", "bundle-cli.mjs")]
+// The bundling scripts' own changes (bundle options) count as a change too, and so does the
+// lockfile: an upgraded dependency (Effect, noble) is bundled code as much as the sources are.
+const scripts = [fileURLToPath(import.meta.url), join(root, "scripts", "bundle-cli.mjs"), join(root, "pnpm-lock.yaml")]
 
 const build = async () => {
   const { bundleCli } = await import("./bundle-cli.mjs")
-  // Written aside and renamed into place (by bundleCli's caller): several CLIs starting at once
-  // (tests in parallel) may each rebuild, and none may ever load a half-written bundle.
+  // Written aside and renamed into place: several CLIs starting at once (tests in parallel) may
+  // each rebuild, and none may ever load a half-written bundle.
   // better-sqlite3 is required by absolute path from the package that depends on it (adapter-sqlite).
   const aside = `${bundle}.${process.pid}.tmp`
   const sqlite = createRequire(join(root, "packages", "adapter-sqlite", "package.json")).resolve("better-sqlite3")
   await bundleCli({ outfile: aside, sqlite, listSources: true })
-  const { renameSync } = await import("node:fs")
+  const { renameSync, rmSync } = await import("node:fs")
   renameSync(aside, bundle)
+  // The ES-module bundle of earlier checkouts, no longer run.
+  rmSync(join(dirname(bundle), "tessera.mjs"), { force: true })
 }
 
 /**
@@ -37,7 +40,8 @@ const build = async () => {
 const isStale = (source, builtMs) => {
   const line = /^[^\n]*\n\/\/ tessera-sources (.*)\n/.exec(source)
   if (line === null) return Promise.resolve(true)
-  const files = [...JSON.parse(line[1]).map((p) => join(root, p)), ...scripts]
+  // Joined by hand: path.join's normalising cost more than the stats it prepares.
+  const files = [...JSON.parse(line[1]).map((p) => `${root}/${p}`), ...scripts]
   return new Promise((resolve) => {
     let pending = files.length
     let stale = false
