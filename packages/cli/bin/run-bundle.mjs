@@ -1,8 +1,9 @@
 // Loads the CLI bundle (one CommonJS file made by scripts/bundle-cli.mjs) through V8's code cache.
 // Compiling the bundle's functions took about a third of a cold start; V8 can store what it
-// compiled and reuse it, but Node 20 offers that for ES modules only from 22.1 on
+// compiled and reuse it, but Node offers that for ES modules only from 22.1 on
 // (module.enableCompileCache), so the bundle is a script compiled here with vm.Script, and the
-// cache is written beside it once the server has started (and answered its first requests).
+// cache is written beside it once the server has started (and answered its first requests), or
+// when the process exits before that.
 //
 // The bundle's first line is `// tessera-bundle <sha256 of the rest>`. The cache file starts with
 // the id of the bundle it was made from: V8 itself checks only the source's length, so an id
@@ -63,8 +64,18 @@ export const compileBundle = (file, source = readBundle(file)) => {
     run: () => {
       const module = { exports: {} }
       script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
-      if (id !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
-        setTimeout(() => writeCache(cacheFile, id, script), CACHE_AFTER_MS).unref()
+      if (id !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+        // Once: after the first requests, or at exit if that comes first (a short-lived process
+        // such as a benchmark's, stopped right after its first answer, still leaves a cache).
+        let written = false
+        const write = () => {
+          if (written) return
+          written = true
+          writeCache(cacheFile, id, script)
+        }
+        setTimeout(write, CACHE_AFTER_MS).unref()
+        process.once("exit", write)
+      }
     }
   }
 }
