@@ -46,6 +46,22 @@ describe("platform credentials", () => {
     await engine.dispose()
   })
 
+  it("once the right secret has been accepted, near misses of it are still refused", async () => {
+    const engine = makeEngine({ store: MemoryStore.layer })
+    await engine.platform({ clientId: "alpha", clientSecret: "right-secret" })
+    const handler = toFetchHandler(engine)
+    const get = (secret: string) => handler(new Request(`http://host${V}/customers`, { headers: { authorization: basicOf("alpha", secret) } }))
+    expect((await get("right-secret")).status).toBe(200)
+    // At most AUTH_FAILURE_LIMIT, so each answer is the comparison's, not the rate limit's.
+    const misses = ["right-secre", "right-secret!", "right-secreT", "", "right-secretright-secret"]
+    expect(misses.length).toBeLessThanOrEqual(AUTH_FAILURE_LIMIT)
+    const statuses: Array<number> = []
+    for (const m of misses) statuses.push((await get(m)).status)
+    expect(statuses).toEqual(misses.map(() => 401))
+    expect((await get("right-secret")).status).toBe(200)
+    await engine.dispose()
+  })
+
   it("a restart with a changed secret refuses the old one", async () => {
     const engine = makeEngine({ store: MemoryStore.layer })
     await engine.platform({ clientId: "alpha", clientSecret: "first" })

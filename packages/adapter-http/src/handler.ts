@@ -140,7 +140,8 @@ const envelopeResponse = (env: ErrorEnvelope): HttpResponse => ({
 })
 
 const decodeSegments = (path: string): ReadonlyArray<string> | undefined => {
-  const segments = path.split("/").slice(1)
+  // `path` starts with "/": split what follows it (one array, not a split and a copy).
+  const segments = path.slice(1).split("/")
   if (!path.includes("%")) return segments
   try {
     return segments.map(decodeURIComponent)
@@ -186,7 +187,8 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   // On a virtual clock another instance on the same database may have moved the time: each request
   // first reads the stored time (DECISIONS #302). On a real clock this is no step at all.
   const syncClock = Effect.flatMap(TimeControl, (c) => c.sync)
-  const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string | ReadonlyArray<string>>) =>
+  // `seen` carries the authenticated platform's id to the request log without an Effect step of its own.
+  const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string | ReadonlyArray<string>>, seen: { platformId?: string }) =>
     Effect.flatMap(engine.options.clock === "virtual" ? Effect.zipRight(syncClock, authenticateRequest(req.header("authorization"))) : authenticateRequest(req.header("authorization")), (principal) => {
       // An API token's permissions are checked before the body is read (DECISIONS #245).
       const forbidden = forbiddenFor(principal, route.endpoint)
@@ -198,10 +200,8 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
         // Header names are the transport's: the core gets the signature headers' values as data.
         const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE
         const idempotencyKey = route.endpoint.idempotent === true ? req.header("idempotency-key") : undefined
-        return Effect.map(invoke(route.endpoint, platform, { params, query, body, headers, idempotencyKey }), (value) => ({
-          value,
-          platformId: platform.id
-        }))
+        seen.platformId = platform.id
+        return invoke(route.endpoint, platform, { params, query, body, headers, idempotencyKey })
       }
       const multipart = route.endpoint.multipart
       if (multipart !== undefined) return Effect.flatMap(readMultipartBody(req, multipart.maxBytes), run)
@@ -263,9 +263,13 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
       })
     }
     const route = m.route
-    engine.runReport(program(req, route, m.params, parseQuery(q === -1 ? "" : req.url.slice(q + 1), route.endpoint.repeatedQuery)), (exit) => {
+    const seen: { platformId?: string } = {}
+    // Most requests carry no query: no URLSearchParams for them.
+    const query = q === -1 ? {} : parseQuery(req.url.slice(q + 1), route.endpoint.repeatedQuery)
+    engine.runReport(program(req, route, m.params, query, seen), (exit) => {
         if (Exit.isSuccess(exit)) {
-          const { value, platformId } = exit.value
+          const value = exit.value
+          const platformId = seen.platformId
           // Signed-retry endpoints decide their own status (202, 201, 204, 200 PROCESSING).
           const status = isReply(value) ? value.status : route.status
           const body = isReply(value) ? value.body : value
@@ -273,7 +277,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
             status === 204
               ? { status: 204, headers: {}, body: "" }
               : { status, headers: jsonHeaders(), body: JSON.stringify(body) },
-            { route: route.path, platformId }
+            platformId === undefined ? { route: route.path } : { route: route.path, platformId }
           )
         }
         const failure = Cause.failureOption(exit.cause)

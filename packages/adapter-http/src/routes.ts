@@ -53,11 +53,19 @@ export const makeMatcher = (table: ReadonlyArray<Route>) => {
   const compiled = table.map(compile)
   const score = (c: Compiled) => c.segments.map((s) => (typeof s === "string" ? "1" : "0")).join("")
   compiled.sort((a, b) => (score(a) < score(b) ? 1 : score(a) > score(b) ? -1 : 0))
+  // By segment count (in the same most-literal-first order): a request is compared only with the
+  // routes of its own length, a handful instead of the whole table.
+  const byLength = new Map<number, Array<Compiled>>()
+  for (const c of compiled) {
+    const list = byLength.get(c.segments.length)
+    if (list === undefined) byLength.set(c.segments.length, [c])
+    else list.push(c)
+  }
+  const NONE: ReadonlyArray<Compiled> = []
   return (method: string, segments: ReadonlyArray<string>): Match => {
     const allow: Array<string> = []
     let shape: string | undefined
-    for (const c of compiled) {
-      if (c.segments.length !== segments.length) continue
+    for (const c of byLength.get(segments.length) ?? NONE) {
       const params: Record<string, string> = {}
       let ok = true
       for (let i = 0; i < segments.length; i++) {

@@ -7,6 +7,19 @@ export const constantTimeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
   return timingSafeEqual(a, b)
 }
 
+/**
+ * Compares two strings without an early exit: the time depends on the lengths only, and the
+ * loop runs over the first string's length whatever the second's, so a guess learns nothing
+ * from where it first differs. For secrets compared on every request, where hashing both sides
+ * into bytes first would cost more than the rest of the check.
+ */
+export const constantTimeEqualText = (expected: string, given: string): boolean => {
+  let diff = expected.length ^ given.length
+  const n = given.length
+  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ (n === 0 ? 0 : given.charCodeAt(i % n))
+  return diff === 0
+}
+
 // node:crypto rather than @noble/hashes: every request authenticates, and the native hash is
 // several times cheaper than noble's plus the UTF-8 encoding around it.
 export const sha256Hex = (text: string): string => hash("sha256", text, "hex")

@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { currentPlatform } from "../operations/platform/platforms.ts"
+import { withCurrentPlatform } from "../operations/platform/platforms.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
 import type { EngineServices } from "../engine.ts"
 import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
@@ -64,7 +64,7 @@ export const embeddingApi = <T extends AnyEndpoint, K extends Kind = "promise">(
     // The platform as stored at the call: a `PATCH /config` made since the record was obtained counts (#243).
     ;(api[camelCase(e.group)] ??= {})[e.name] = (...args) => {
       const parts = partsOf(e, names, args)
-      return run(Effect.flatMap(currentPlatform(platform), (current) => invoke(e, current, parts)))
+      return run(withCurrentPlatform(platform, (current) => invoke(e, current, parts)))
     }
   }
   return api as unknown as EmbeddingApi<T, K>

@@ -6,8 +6,7 @@ import { currencies, newInternalAccount } from "../../domain/internal-accounts/i
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import type { Permission } from "../../domain/platform/api-token.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { constantTimeEqual, hashSecret, verifySecretHash } from "../../crypto/secrets.ts"
-import { hash } from "node:crypto"
+import { constantTimeEqualText, hashSecret, verifySecretHash } from "../../crypto/secrets.ts"
 import { Ids } from "../../ports/ids.ts"
 import { SERVER_SCOPE, Store, type StoreError } from "../../ports/store.ts"
 import { AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW_MS, PLATFORM_CACHE_MS } from "../../limits.ts"
@@ -111,13 +110,13 @@ interface Holder {
  * one second (every request authenticates, and the store lookup would otherwise cost more than
  * the rest of a GET; `ensurePlatform`, a configuration change and a token's deletion clear it,
  * and the short lifetime bounds staleness when another process shares a SQLite file); the secret
- * each holder was last verified with, as a fast digest bound to the stored hash it matched (a
- * changed secret invalidates it; the digest is never written anywhere); and recent failures per
- * client id.
+ * each holder was last verified with, bound to the stored hash it matched (a changed secret
+ * invalidates it) and compared in constant time (#32x: no per-request hash; the process holds the
+ * secret it was just sent, never writes or logs it); and recent failures per client id.
  */
 interface AuthMemory {
   readonly holders: Map<string, { readonly holder: Holder | undefined; readonly at: number }>
-  readonly verified: Map<string, { readonly secretHash: string; readonly digest: Buffer }>
+  readonly verified: Map<string, { readonly secretHash: string; readonly secret: string }>
   readonly failures: Map<string, { count: number; readonly since: number }>
 }
 const authMemory = new WeakMap<object, AuthMemory>()
@@ -147,15 +146,16 @@ const lookUpHolder = (clientId: string) =>
     return holder
   })
 
-const findHolder = (clientId: string) =>
-  Effect.flatMap(Store, (store) => {
-    const cache = cacheOf(store)
-    const hit = cache.get(clientId)
-    if (hit !== undefined && Date.now() - hit.at < PLATFORM_CACHE_MS) return Effect.succeed(hit.holder)
-    return Effect.map(lookUpHolder(clientId), (holder) => {
-      if (holder !== undefined) cache.set(clientId, { holder, at: Date.now() })
-      return holder
-    })
+/** The holder cached for this client id, if still fresh; `null` when nothing fresh is cached. */
+const cachedHolder = (memory: AuthMemory, clientId: string): Holder | undefined | null => {
+  const hit = memory.holders.get(clientId)
+  return hit !== undefined && Date.now() - hit.at < PLATFORM_CACHE_MS ? hit.holder : null
+}
+
+const findHolder = (memory: AuthMemory, clientId: string) =>
+  Effect.map(lookUpHolder(clientId), (holder) => {
+    if (holder !== undefined) memory.holders.set(clientId, { holder, at: Date.now() })
+    return holder
   })
 
 /** Why a request's credentials were refused; the adapter names the first two, `authenticate` the third. */
@@ -170,11 +170,9 @@ export interface ClientCredentials {
   readonly clientSecret: string
 }
 
-const digestOf = (secret: string): Buffer => hash("sha256", secret, "buffer")
-
 /** The configured secret is known right: its first request need not pay scrypt. */
 const remember = (store: object, platform: PlatformRecord, secret: string) =>
-  memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, digest: digestOf(secret) })
+  memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, secret })
 
 const throttled = (memory: AuthMemory, clientId: string, now: number): RateLimited | undefined => {
   const f = memory.failures.get(clientId)
@@ -199,36 +197,43 @@ const recordFailure = (memory: AuthMemory, clientId: string, now: number) => {
 /**
  * Who these credentials name, or 401 UNAUTHORIZED (#128): the platform's own client id and
  * secret, or an API token's (#244). The right secret takes the fast path after its first
- * verification (a SHA-256 compared in constant time, synchronous); anything else is checked with
- * scrypt off the event loop. After AUTH_FAILURE_LIMIT wrong secrets for one client id within the
+ * verification (compared in constant time with the secret that verified, synchronous); anything
+ * else is checked with scrypt off the event loop. After AUTH_FAILURE_LIMIT wrong secrets for one client id within the
  * window, further attempts that miss the fast path answer 429 with Retry-After without hashing.
  */
 export const authenticatePrincipal = (credentials: ClientCredentials): Effect.Effect<Principal, Unauthorized | RateLimited | StoreError, Store> =>
-  // Every request runs this first, so the fast path is a plain chain rather than a generator.
-  Effect.flatMap(Store, (store) =>
-    Effect.flatMap(findHolder(credentials.clientId), (holder): Effect.Effect<Principal, Unauthorized | RateLimited> => {
-      const memory = memoryOf(store)
-      const known = holder === undefined ? undefined : memory.verified.get(holder.key)
-      if (holder !== undefined && known !== undefined && known.secretHash === holder.secretHash && constantTimeEqual(digestOf(credentials.clientSecret), known.digest))
-        return Effect.succeed(holder.principal)
-      const now = Date.now()
-      const refusal = throttled(memory, credentials.clientId, now)
-      if (refusal !== undefined) return Effect.fail(refusal)
-      // An unknown client id is checked against a dummy hash, so it takes as long as a wrong secret.
-      return Effect.flatMap(
-        Effect.promise(() => verifySecretHash(credentials.clientSecret, holder?.secretHash ?? "")),
-        (ok): Effect.Effect<Principal, Unauthorized> => {
-          if (holder === undefined || !ok) {
-            recordFailure(memory, credentials.clientId, now)
-            return Effect.fail(credentialsRefused("INVALID_CREDENTIALS"))
-          }
-          memory.failures.delete(credentials.clientId)
-          memory.verified.set(holder.key, { secretHash: holder.secretHash, digest: digestOf(credentials.clientSecret) })
-          return Effect.succeed(holder.principal)
-        }
-      )
-    })
+  // Every request runs this first: a cached holder whose secret verified before is answered in
+  // the one step that reads the Store tag; only a miss looks the holder up in the store.
+  Effect.flatMap(Store, (store) => {
+    const memory = memoryOf(store)
+    const cached = cachedHolder(memory, credentials.clientId)
+    return cached === null
+      ? Effect.flatMap(findHolder(memory, credentials.clientId), (holder) => judge(memory, credentials, holder))
+      : judge(memory, credentials, cached)
+  })
+
+/** The fast path for a secret that verified against this stored hash before; else scrypt. */
+const judge = (memory: AuthMemory, credentials: ClientCredentials, holder: Holder | undefined): Effect.Effect<Principal, Unauthorized | RateLimited> => {
+  const known = holder === undefined ? undefined : memory.verified.get(holder.key)
+  if (holder !== undefined && known !== undefined && known.secretHash === holder.secretHash && constantTimeEqualText(known.secret, credentials.clientSecret))
+    return Effect.succeed(holder.principal)
+  const now = Date.now()
+  const refusal = throttled(memory, credentials.clientId, now)
+  if (refusal !== undefined) return Effect.fail(refusal)
+  // An unknown client id is checked against a dummy hash, so it takes as long as a wrong secret.
+  return Effect.flatMap(
+    Effect.promise(() => verifySecretHash(credentials.clientSecret, holder?.secretHash ?? "")),
+    (ok): Effect.Effect<Principal, Unauthorized> => {
+      if (holder === undefined || !ok) {
+        recordFailure(memory, credentials.clientId, now)
+        return Effect.fail(credentialsRefused("INVALID_CREDENTIALS"))
+      }
+      memory.failures.delete(credentials.clientId)
+      memory.verified.set(holder.key, { secretHash: holder.secretHash, secret: credentials.clientSecret })
+      return Effect.succeed(holder.principal)
+    }
   )
+}
 
 /** The platform these credentials name (see `authenticatePrincipal`). */
 export const authenticate = (credentials: ClientCredentials): Effect.Effect<PlatformRecord, Unauthorized | RateLimited | StoreError, Store> =>
@@ -238,5 +243,8 @@ export const authenticate = (credentials: ClientCredentials): Effect.Effect<Plat
  * The platform as stored now: an embedder may hold a record from before a `PATCH /config`
  * (DECISIONS #243). A record the store does not know (built by hand) is used as given.
  */
-export const currentPlatform = (platform: PlatformRecord) =>
-  Effect.map(Effect.flatMap(Store, (store) => store.get(Platforms, SERVER_SCOPE, platform.id)), (found) => Option.getOrElse(found, () => platform))
+export const currentPlatform = (platform: PlatformRecord) => withCurrentPlatform(platform, Effect.succeed)
+
+/** `currentPlatform` then `f`, without a step between the read and `f` (every embedding call starts so). */
+export const withCurrentPlatform = <A, E, R>(platform: PlatformRecord, f: (current: PlatformRecord) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Store, (store) => Effect.flatMap(store.get(Platforms, SERVER_SCOPE, platform.id), (found) => f(found._tag === "Some" ? found.value : platform)))
