@@ -8,7 +8,7 @@ import { isReply, makeEngine, type PlatformRecord } from "@tessera/core"
 import { sparkIdentityKey, utf8 } from "@tessera/core/crypto"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { type ChainSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
-import { buildTarget, startTarget } from "./http.ts"
+import { buildCli, startTessera } from "./servers.ts"
 import { jsonClient } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
@@ -92,7 +92,7 @@ const inProcess = async (type: string, ms: number) => {
 
 /** Over HTTP against the standalone-style target: prepared accounts, 8 clients posting verify. */
 const overHttp = async (type: string, ms: number) => {
-  const t = await startTarget("tessera-memory")
+  const t = await startTessera("memory")
   const { call, close } = jsonClient(t.port, 8)
   try {
     const prepared: Array<{ id: string; signature: string }> = []
@@ -116,13 +116,13 @@ const overHttp = async (type: string, ms: number) => {
     return { httpPerSec: Math.round(ok / ((performance.now() - start) / 1000)), verified: ok, of: prepared.length }
   } finally {
     close()
-    t.child.kill("SIGTERM")
+    await t.stop()
   }
 }
 
 export const ownershipBench = async () => {
   const ms = seconds() * 1000
-  await buildTarget()
+  await buildCli()
   const out: Record<string, unknown> = {}
   for (const type of ["ETHEREUM_WALLET", "TRON_WALLET", "SOLANA_WALLET", "SPARK_WALLET"])
     out[type] = { ...(await inProcess(type, Math.min(ms, 2000))), ...(await overHttp(type, Math.min(ms, 2000))) }

@@ -13,7 +13,8 @@ import { repoRoot } from "../support/paths.ts"
 import { jsonClient, loggedInWallet } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
+// BENCH_ROUNDS, 3 by default (1 in short mode).
+import { ROUNDS } from "./rounds.ts"
 /** The same offered load whatever the instance count: a multiple of 1, 2 and 3. */
 const CONNECTIONS = 12
 const AUTH = `Basic ${Buffer.from("bench:bench-secret").toString("base64")}`
