@@ -59,8 +59,9 @@ const compileString = (s: string, slot: ReadonlyMap<string, number>): Arg => {
 /**
  * One replay of `plan` on `db` per call of the returned function; `walFile` is the file a logged
  * fsync syncs (the store's syncs are of its WAL). Statements are prepared once, up front.
+ * `parseRows` parses the JSON `data` of every row read, as a store does to answer with it.
  */
-export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: string) => {
+export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: string, options: { readonly parseRows?: boolean } = {}) => {
   const slot = new Map(plan.fresh.map((u, i) => [u, i] as const))
   const statements = new Map<string, Database.Statement>()
   const inserted = new Set<number>()
@@ -93,6 +94,7 @@ export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: str
       else {
         const r = (s[method] as (...v: Array<unknown>) => any)(...values)
         if (captured !== undefined) rowids.set(captured, Number(r.lastInsertRowid))
+        else if (options.parseRows === true && r !== undefined) for (const row of Array.isArray(r) ? r : [r]) if (typeof row?.data === "string") JSON.parse(row.data)
       }
     }
   })

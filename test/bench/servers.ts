@@ -12,6 +12,7 @@ import type { BareConfig } from "./bare-config.ts"
 const here = dirname(fileURLToPath(import.meta.url))
 export const CLI = join(repoRoot, "packages/cli/bin/tessera.mjs")
 const bareBundle = join(here, "dist", "bare-server.mjs")
+export const bareStart = join(here, "dist", "bare-start.mjs")
 
 export interface Running {
   readonly port: number
@@ -50,18 +51,19 @@ export const startTessera = (store: "memory" | "sqlite") =>
   )
 
 // Bundled like Tessera's CLI: under tsx's loader it would pay a transform Tessera does not.
-export const buildBare = () =>
+const bundle = (entry: string, outfile: string) =>
   build({
-    entryPoints: [join(here, "bare-server.ts")],
+    entryPoints: [join(here, entry)],
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
-    outfile: bareBundle,
+    outfile,
     external: ["better-sqlite3"],
     banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
     logLevel: "warning"
   })
+export const buildBare = () => Promise.all([bundle("bare-server.ts", bareBundle), bundle("bare-start.ts", bareStart)])
 
 export const startBare = (config: BareConfig) => {
   const file = join(tempDir("bare"), "config.json")
