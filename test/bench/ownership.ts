@@ -91,9 +91,8 @@ const inProcess = async (type: string, ms: number) => {
 }
 
 /** Over HTTP against the standalone-style target: prepared accounts, 8 clients posting verify. */
-const overHttp = async (type: string, ms: number) => {
-  const t = await startTessera("memory")
-  const { call, close } = jsonClient(t.port, 8)
+const overHttp = async (type: string, ms: number, port: number) => {
+  const { call, close } = jsonClient(port, 8)
   try {
     const prepared: Array<{ id: string; signature: string }> = []
     const prepStart = performance.now()
@@ -116,7 +115,6 @@ const overHttp = async (type: string, ms: number) => {
     return { httpPerSec: Math.round(ok / ((performance.now() - start) / 1000)), verified: ok, of: prepared.length }
   } finally {
     close()
-    await t.stop()
   }
 }
 
@@ -124,7 +122,13 @@ export const ownershipBench = async () => {
   const ms = seconds() * 1000
   await buildCli()
   const out: Record<string, unknown> = {}
-  for (const type of ["ETHEREUM_WALLET", "TRON_WALLET", "SOLANA_WALLET", "SPARK_WALLET"])
-    out[type] = { ...(await inProcess(type, Math.min(ms, 2000))), ...(await overHttp(type, Math.min(ms, 2000))) }
+  // One server for the four schemes (each scheme's accounts are its own).
+  const t = await startTessera("memory")
+  try {
+    for (const type of ["ETHEREUM_WALLET", "TRON_WALLET", "SOLANA_WALLET", "SPARK_WALLET"])
+      out[type] = { ...(await inProcess(type, Math.min(ms, 2000))), ...(await overHttp(type, Math.min(ms, 2000), t.port)) }
+  } finally {
+    await t.stop()
+  }
   return { perScheme: out, target: { inProcessVsRaw: 0.7 }, note: "in-process: verifyOwnership (load, decode, verify, status change, outbox event) on the memory store vs the bare library call on the same signature" }
 }

@@ -25,6 +25,11 @@ const parts: Record<string, () => Promise<unknown>> = {
 const only = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 for (const name of only) if (!(name in parts)) throw new Error(`unknown part ${name}; parts: ${Object.keys(parts).join(", ")}`)
 const out: Record<string, unknown> = { node: process.version, cpus: cpus().length, date: new Date().toISOString(), short: SHORT }
-for (const [name, run] of Object.entries(parts)) if (only.length === 0 || only.includes(name)) out[name] = await run()
+for (const [name, run] of Object.entries(parts)) {
+  if (only.length > 0 && !only.includes(name)) continue
+  const t = performance.now()
+  out[name] = await run()
+  process.stderr.write(`bench ${name}: ${Math.round((performance.now() - t) / 100) / 10} s\n`)
+}
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)
