@@ -8,7 +8,10 @@
 import { createHash, createPublicKey, ECDH, type KeyObject, randomUUID, verify } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { BareConfig, CapturedResponse } from "./bare-config.ts"
+import Database from "better-sqlite3"
+import type { BareConfig, CapturedResponse, SqliteFlow } from "./capture.ts"
+import { makeReplay } from "./replay.ts"
+import { applyPragmas } from "./statement-log.ts"
 
 const config = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as BareConfig
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
@@ -66,8 +69,22 @@ interface Pending {
 const pending = new Map<string, Pending>()
 const accounts = new Map<string, unknown>()
 
+/** The SQLite variant's persistence: the store's statements for each leg, on a copy of its database. */
+const openReplay = (f: SqliteFlow) => {
+  const db = new Database(f.file)
+  applyPragmas(db, f.pragmas)
+  const replay = makeReplay(db, f.plan, `${f.file}-wal`)
+  type Context = ReturnType<typeof replay.begin>
+  return {
+    begin: () => replay.begin(),
+    requestUuid: (c: unknown) => replay.freshOf(c as Context, f.requestUuid),
+    leg1: (c: unknown) => replay.runRange(c as Context, 0, f.leg1Calls),
+    leg2: (c: unknown) => replay.runRange(c as Context, f.leg1Calls)
+  }
+}
+
 const flow = config.flow
-const store = flow?.sqlite === undefined ? undefined : await (await import("./bare-sqlite.ts")).openReplay(flow.sqlite)
+const store = flow?.sqlite === undefined ? undefined : openReplay(flow.sqlite)
 
 const signed = (req: IncomingMessage, res: ServerResponse, accountId: string, body: unknown) => {
   const f = flow!

@@ -3,7 +3,7 @@
 // node:http server doing the same two legs with node:crypto: state in a Map for the memory row,
 // the SQLite store's own statements for the same two legs (replayed) for the SQLite row.
 import { stamp } from "@tessera/core/testing"
-import type { BareConfig } from "./bare-config.ts"
+import type { BareConfig } from "./capture.ts"
 import { captureSqliteStatements, rawResponse, shape } from "./capture.ts"
 import { jsonClient, loggedInWallet } from "./http-client.ts"
 import { CLIENTS, compare, interleaved, ROUNDS, SECONDS, SHORT } from "./rounds.ts"

@@ -6,8 +6,7 @@ import { ledger } from "@tessera/core/operations"
 import { InternalAccounts, LedgerBalances, LedgerMovements, makeEngine, Store } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
-import { medianMs } from "./median.ts"
-import { SHORT } from "./rounds.ts"
+import { medianMs, SHORT } from "./rounds.ts"
 
 const RUNS = SHORT ? 30 : 300
 const BATCH = 5_000

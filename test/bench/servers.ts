@@ -7,7 +7,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
 import { repoRoot } from "../support/paths.ts"
-import type { BareConfig } from "./bare-config.ts"
+import type { BareConfig } from "./capture.ts"
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const CLI = join(repoRoot, "packages/cli/bin/tessera.mjs")
