@@ -4,14 +4,13 @@ import { mkdtempSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Layer } from "effect"
-import { makeEngine, Store } from "@tessera/core"
+import { makeEngine } from "@tessera/core"
 import { stamp } from "@tessera/core/testing"
-import { makeSqliteStore, openDatabase } from "@tessera/adapter-sqlite"
+import { SqliteStore } from "@tessera/adapter-sqlite"
 import { serve } from "@tessera/adapter-http"
 import { jsonClient, loggedInWallet } from "./http-client.ts"
 import { knownUuids, planReplay, type ReplayPlan } from "./replay.ts"
-import { connectionPragmas, statementLogger } from "./statement-log.ts"
+import { connectionPragmas, logStatements } from "./statement-log.ts"
 
 /** One response as Tessera sent it: status, raw header pairs in order, body text. */
 export interface CapturedResponse {
@@ -87,17 +86,19 @@ export interface CreatePlan {
 }
 
 /**
- * Runs an in-process Tessera HTTP server on the SQLite store with a statement logger, and logs
+ * Runs an in-process Tessera HTTP server on the SQLite store, statements logged, and logs
  * (1) `clients` concurrent POST /customers with an email, (2) one signed-retry flow (PATCH an
  * internal account: 202, then the stamped retry: 200). Each log starts from a copy of the
  * database taken just before it, which the replay runs on.
  */
 const capture = async (clients: number): Promise<{ create: CreatePlan; flow: SqliteFlow }> => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-capture-"))
-  const raw = openDatabase({ filename: join(dir, "store.sqlite") })
-  const logger = statementLogger(raw)
-  const engine = makeEngine({ store: Layer.succeed(Store, makeSqliteStore(logger.db)) })
+  const filename = join(dir, "store.sqlite")
+  const logger = logStatements(filename)
+  // The store as `tessera serve` builds it; the logger sees its connection's statements.
+  const engine = makeEngine({ store: SqliteStore.layer({ filename }) })
   await engine.platform({ clientId: "bench", clientSecret: "bench-secret" })
+  const raw = logger.connection()
   const server = await serve({ engine, port: 0 })
   const { call, close } = jsonClient(server.port, clients)
   try {
@@ -141,7 +142,7 @@ const capture = async (clients: number): Promise<{ create: CreatePlan; flow: Sql
     close()
     await server.close()
     await engine.dispose()
-    raw.close()
+    logger.uninstall()
   }
 }
 

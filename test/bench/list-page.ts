@@ -5,15 +5,15 @@
 // the same records, binary-searched and sliced.
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { createCustomer, listCustomers } from "@tessera/core/operations"
 import { makeEngine, Store } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
-import { makeSqliteStore, openDatabase } from "@tessera/adapter-sqlite"
+import { SqliteStore } from "@tessera/adapter-sqlite"
 import { medianPerCallUs, round3, SHORT } from "./rounds.ts"
 import { makeReplay } from "./replay.ts"
 import { tempDir } from "./servers.ts"
-import { applyPragmas, connectionPragmas, statementLogger } from "./statement-log.ts"
+import { applyPragmas, connectionPragmas, type LoggedCall, logStatements } from "./statement-log.ts"
 
 const LIMIT = 20
 const RUNS = SHORT ? 10 : 100
@@ -28,10 +28,10 @@ type Page = { data: ReadonlyArray<{ fullName?: string }>; totalCount: number; ne
 
 const seeded = async (store: "memory" | "sqlite", customers: number) => {
   const file = join(tempDir("list"), "l.sqlite")
-  const raw = store === "sqlite" ? openDatabase({ filename: file }) : undefined
-  const logger = raw === undefined ? undefined : statementLogger(raw)
-  const engine = makeEngine({ store: logger === undefined ? MemoryStore.layer : Layer.succeed(Store, makeSqliteStore(logger.db)) })
+  const logger = store === "sqlite" ? logStatements(file) : undefined
+  const engine = makeEngine({ store: logger === undefined ? MemoryStore.layer : SqliteStore.layer({ filename: file }) })
   const platform = await engine.platform({ clientId: "b", clientSecret: "s" })
+  const raw = logger?.connection()
   // Seeded in batches of one transaction each: the figure is the page, not the seeding.
   for (let from = 0; from < customers; from += 10_000)
     engine.runSync(
@@ -48,18 +48,20 @@ const seeded = async (store: "memory" | "sqlite", customers: number) => {
   const later = page(middle)
   if (first.data.length !== LIMIT || first.totalCount !== customers || later.data[0]?.fullName !== `Person ${customers / 2}`)
     throw new Error(`bad pages at ${customers}: ${first.data.length} of ${first.totalCount}, later starts at ${later.data[0]?.fullName}`)
-  return { engine, page, middle, raw, logger, file }
+  // The store's statements for both pages, logged now: the wrappers come off before any timing.
+  const logs = logger === undefined ? undefined : { first: await logger.record(() => page()), later: await logger.record(() => page(middle)), pragmas: connectionPragmas(raw!) }
+  logger?.uninstall()
+  return { engine, page, middle, logs, file }
 }
 
 /** The SQLite store's statements for one page, replayed on a raw connection, rows parsed. */
-const sqliteBaseline = async (s: Awaited<ReturnType<typeof seeded>>, cursor?: string) => {
-  const calls = await s.logger!.record(() => s.page(cursor))
-  const db = new Database(s.file)
-  applyPragmas(db, connectionPragmas(s.raw!))
-  const replay = makeReplay(db, { calls, fresh: [] }, `${s.file}-wal`, { parseRows: true })
-  const ms = medianUs(() => replay.run(), RUNS)
+const sqliteBaseline = (file: string, calls: ReadonlyArray<LoggedCall>, pragmas: Record<string, unknown>) => {
+  const db = new Database(file)
+  applyPragmas(db, pragmas)
+  const replay = makeReplay(db, { calls, fresh: [] }, `${file}-wal`, { parseRows: true })
+  const us = medianUs(() => replay.run(), RUNS)
   db.close()
-  return ms
+  return us
 }
 
 /** The same records in a plain array: the page after a position is a binary search and a slice. */
@@ -87,13 +89,12 @@ export const listPageBench = async () => {
       const firstMs = medianUs(() => s.page(), RUNS)
       const laterMs = medianUs(() => s.page(s.middle), RUNS)
       const [baseFirst, baseLater] =
-        store === "sqlite" ? [await sqliteBaseline(s), await sqliteBaseline(s, s.middle)] : [memoryBaseline(n, false), memoryBaseline(n, true)]
+        s.logs !== undefined ? [sqliteBaseline(s.file, s.logs.first, s.logs.pragmas), sqliteBaseline(s.file, s.logs.later, s.logs.pragmas)] : [memoryBaseline(n, false), memoryBaseline(n, true)]
       rows[String(n)] = {
         first: { tessera: firstMs, baseline: baseFirst, ratio: round3(baseFirst / firstMs) },
         later: { tessera: laterMs, baseline: baseLater, ratio: round3(baseLater / laterMs) }
       }
       await s.engine.dispose()
-      s.raw?.close()
     }
     out[store] = rows
   }

@@ -1,9 +1,10 @@
-// The raw-SQLite baselines replay what the SQLite store really runs: its database handle is
-// wrapped once with a logger, one operation runs through the engine, and the statements it ran
+// The raw-SQLite baselines replay what the SQLite store really runs: better-sqlite3's methods
+// are wrapped with a logger, one operation runs through the engine, and the statements it ran
 // (SQL, method, arguments, in order) are replayed on a raw better-sqlite3 connection. So the
 // baseline follows whatever the store does at merge time (statements, transactions, pragmas).
 import fs from "node:fs"
 import { syncBuiltinESMExports } from "node:module"
+import BetterSqlite3 from "better-sqlite3"
 import type Database from "better-sqlite3"
 
 export interface LoggedCall {
@@ -16,54 +17,51 @@ export interface LoggedCall {
   readonly insertedRowid?: number
 }
 
-const METHODS = new Set(["run", "get", "all", "iterate"])
+const METHODS = ["run", "get", "all", "iterate"] as const
 
 /**
- * A proxy of `db` whose prepared statements and `exec` record every call while `recording` is
- * on. Give the proxy to `makeSqliteStore`; its statements are prepared through it.
+ * Records every statement run and `exec` on the connection(s) to `filename`, while `record` runs,
+ * by wrapping better-sqlite3's Statement and Database methods for as long as this is installed
+ * (`uninstall` puts them back). The store is built as it always is (`SqliteStore.layer`), so the
+ * log is whatever the store's code does, however it is arranged. Install it before the store
+ * opens its file.
  */
-export const statementLogger = (db: Database.Database) => {
-  const state = { recording: false, calls: [] as Array<LoggedCall> }
-  const wrapStatement = (st: Database.Statement) => {
-    let plucked = false
-    const proxy: Database.Statement = new Proxy(st, {
-      get(target, p) {
-        if (p === "pluck")
-          return (on = true) => {
-            target.pluck(on)
-            plucked = on
-            return proxy
-          }
-        const v = Reflect.get(target, p, target)
-        if (typeof p === "string" && METHODS.has(p))
-          return (...args: Array<unknown>) => {
-            const r = (v as (...a: Array<unknown>) => any).apply(target, args)
-            if (state.recording) {
-              const inserted = p === "run" && /^\s*INSERT/i.test(target.source) && r.changes > 0 ? Number(r.lastInsertRowid) : undefined
-              state.calls.push({ kind: p as LoggedCall["kind"], sql: target.source, args: [...args], pluck: plucked, ...(inserted === undefined ? {} : { insertedRowid: inserted }) })
-            }
-            return r
-          }
-        return typeof v === "function" ? v.bind(target) : v
-      }
-    })
-    return proxy
+export const logStatements = (filename: string) => {
+  const probe = new BetterSqlite3(":memory:")
+  const S = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<string, (...a: Array<unknown>) => any>
+  probe.close()
+  const D = BetterSqlite3.prototype as unknown as Record<string, (...a: Array<unknown>) => any>
+  const saved: Record<string, (...a: Array<unknown>) => any> = { ...Object.fromEntries(METHODS.map((m) => [m, S[m]!])), pluck: S["pluck"]!, exec: D["exec"]! }
+  const state = { recording: false, calls: [] as Array<LoggedCall>, db: undefined as Database.Database | undefined }
+  const plucked = new WeakMap<object, boolean>()
+  const ours = (db: Database.Database) => {
+    if (db.name !== filename) return false
+    state.db ??= db
+    return true
   }
-  const proxy = new Proxy(db, {
-    get(target, p) {
-      if (p === "prepare") return (sql: string) => wrapStatement(target.prepare(sql))
-      if (p === "exec")
-        return (sql: string) => {
-          if (state.recording) state.calls.push({ kind: "exec", sql, args: [], pluck: false })
-          target.exec(sql)
-          return proxy
-        }
-      const v = Reflect.get(target, p, target)
-      return typeof v === "function" ? v.bind(target) : v
+  for (const m of METHODS)
+    S[m] = function (this: Database.Statement, ...args: Array<unknown>) {
+      const r = saved[m]!.apply(this, args)
+      if (ours(this.database) && state.recording) {
+        const inserted = m === "run" && /^\s*INSERT/i.test(this.source) && r.changes > 0 ? Number(r.lastInsertRowid) : undefined
+        state.calls.push({ kind: m, sql: this.source, args: [...args], pluck: plucked.get(this) ?? false, ...(inserted === undefined ? {} : { insertedRowid: inserted }) })
+      }
+      return r
     }
-  })
+  S["pluck"] = function (this: object, on = true) {
+    plucked.set(this, on as boolean)
+    return saved["pluck"]!.call(this, on)
+  }
+  D["exec"] = function (this: Database.Database, sql: unknown) {
+    if (ours(this) && state.recording) state.calls.push({ kind: "exec", sql: String(sql), args: [], pluck: false })
+    return saved["exec"]!.call(this, sql)
+  }
   return {
-    db: proxy,
+    /** The store's own connection (known once it ran a statement). */
+    connection: (): Database.Database => {
+      if (state.db === undefined) throw new Error(`no connection to ${filename} has run a statement`)
+      return state.db
+    },
     /** The calls recorded so far in the current recording. */
     peek: (): ReadonlyArray<LoggedCall> => state.calls,
     /** Runs `f` with recording on; the calls it made, in order (fsyncs through node:fs included). */
@@ -78,6 +76,11 @@ export const statementLogger = (db: Database.Database) => {
         restore()
       }
       return state.calls
+    },
+    uninstall: () => {
+      for (const m of METHODS) S[m] = saved[m]!
+      S["pluck"] = saved["pluck"]!
+      D["exec"] = saved["exec"]!
     }
   }
 }
