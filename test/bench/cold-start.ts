@@ -1,39 +1,56 @@
+// Cold start to the first 200: spawn of `tessera serve` (the bundled CLI, as `pnpm start` runs
+// it, on a new SQLite file) until its answer to GET /customers arrives, beside the same for a
+// bare node:http server script; the two alternate, the first of each pair alternating too.
 import { spawn } from "node:child_process"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { repoRoot } from "../support/paths.ts"
+import { AUTH } from "./capture.ts"
+import { compare, ROUNDS, SHORT } from "./rounds.ts"
+import { bareStart, buildBare, buildCli, CLI, tempDir } from "./servers.ts"
 
-/** Spawn-to-first-answer time of the standalone server (`tessera serve`, SQLite default). */
-export const coldStart = async (runs = 3) => {
-  // Make sure the bundle is fresh so the first run does not time a rebuild.
-  await new Promise((done) => spawn(process.execPath, [join(repoRoot, "packages/cli/bin/tessera.mjs"), "build"], { stdio: "inherit" }).on("exit", done))
-  const results: Array<{ spawnToListeningMs: number; spawnToFirstResponseMs: number; reportedReadyMs: number }> = []
-  for (let i = 0; i < runs; i++) {
-    const db = join(mkdtempSync(join(tmpdir(), "tessera-cold-")), "c.sqlite")
-    const t0 = performance.now()
-    // What `pnpm start` runs: the bundled CLI (built on install, rebuilt when a source changes).
-    const child = spawn(process.execPath, [join(repoRoot, "packages/cli/bin/tessera.mjs"), "serve"], {
-      env: { ...process.env, PORT: "0", TESSERA_DB: db, TESSERA_LOG: "off" },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    const { url, ready } = await new Promise<{ url: string; ready: number }>((resolve) => {
+/** Milliseconds from spawn to the first 200 (the answer read in full). */
+const timeToFirst200 = async (args: ReadonlyArray<string>, env: Record<string, string>, ready: RegExp) => {
+  const t0 = performance.now()
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] })
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
       let out = ""
       child.stdout!.on("data", (d: Buffer) => {
         out += d.toString()
-        const m = /listening on (\S+)[\s\S]*ready in (\d+) ms/.exec(out)
-        if (m) resolve({ url: m[1]!, ready: Number(m[2]) })
+        const m = ready.exec(out)
+        if (m) resolve(m[1]!)
       })
+      child.once("exit", (code) => reject(new Error(`exited ${code} before listening: ${out}`)))
     })
-    const listening = performance.now() - t0
-    await fetch(`${url}/customers`)
-    const first = performance.now() - t0
-    child.kill("SIGTERM")
-    results.push({ spawnToListeningMs: Math.round(listening), spawnToFirstResponseMs: Math.round(first), reportedReadyMs: ready })
+    const r = await fetch(`http://127.0.0.1:${port}/2025-10-13/customers`, { headers: { authorization: AUTH } })
+    await r.text()
+    if (r.status !== 200) throw new Error(`first answer was ${r.status}`)
+    return performance.now() - t0
+  } finally {
+    await new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM"))))
   }
+}
+
+export const coldStart = async () => {
+  await Promise.all([buildCli(), buildBare()])
+  const tessera = () =>
+    timeToFirst200([CLI, "serve", "--port", "0", "--client-id", "bench"], { TESSERA_DB: join(tempDir("cold"), "c.sqlite"), TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" }, /listening on http:\/\/[^:]+:(\d+)/)
+  const bare = () => timeToFirst200([bareStart], {}, /READY (\d+)/)
+  await tessera() // warm the OS file cache for both, not counted
+  await bare()
+  const pairs = SHORT ? 1 : ROUNDS * 4
+  const samples = { tessera: [] as Array<number>, bare: [] as Array<number> }
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) samples.tessera.push(await tessera()), samples.bare.push(await bare())
+    else samples.bare.push(await bare()), samples.tessera.push(await tessera())
+  }
+  const c = compare(samples, "tessera", "bare")
   return {
-    runs: results,
-    targetMs: 500,
-    note: "spawn of `tessera serve` (the bundled CLI) to first HTTP answer; reportedReadyMs is engine+store+listen inside the process"
+    pairs,
+    tesseraMs: c.tessera,
+    bareMs: c.baseline,
+    ratio: c.ratio,
+    targetRatio: 2,
+    samples: c.samples,
+    note: "spawn to the first 200 (GET /customers, answer read); tessera serve on a new SQLite file; ratio = median of per-pair ratios (lower is better)"
   }
 }

@@ -1,93 +1,114 @@
-import { spawn, type ChildProcess } from "node:child_process"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+// GET /customers/{id} and POST /customers over HTTP, `tessera serve` on memory and on a SQLite
+// file, beside a bare node:http server answering the same bytes and a raw better-sqlite3 loop
+// running the statements the SQLite store runs for the same creations; interleaved rounds.
+import Database from "better-sqlite3"
 import autocannon from "autocannon"
-import { build } from "esbuild"
+import { API, AUTH, captureSqliteStatements, customerBody, rawResponse, shape } from "./capture.ts"
+import { makeReplay } from "./replay.ts"
+import { CLIENTS, compare, interleaved, ROUNDS, SECONDS, SHORT } from "./rounds.ts"
+import { buildBare, buildCli, type Running, startBare, startTessera } from "./servers.ts"
+import { applyPragmas } from "./statement-log.ts"
 
-const here = dirname(fileURLToPath(import.meta.url))
-const AUTH = `Basic ${Buffer.from("bench:bench-secret").toString("base64")}`
-
-// The target runs as an esbuild bundle, as `tessera serve` does (bin/tessera.mjs): under tsx's
-// loader every closure is wrapped by keepNames helpers, which costs about a quarter of the
-// throughput and is not what a user of the server runs.
-const targetBundle = join(here, "dist", "http-target.mjs")
-export const buildTarget = () =>
-  build({
-    entryPoints: [join(here, "http-target.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: targetBundle,
-    external: ["better-sqlite3", "autocannon"],
-    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-    logLevel: "warning"
-  })
-
-export const startTarget = (kind: string) =>
-  new Promise<{ child: ChildProcess; port: number; customerId: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [targetBundle, kind], { stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString()
-      const m = /READY (\d+) (\S+)/.exec(out)
-      if (m) resolve({ child, port: Number(m[1]), customerId: m[2]! })
-    })
-    child.on("error", reject)
-  })
-
-const load = (opts: autocannon.Options) =>
+const load = (opts: autocannon.Options, seconds: number) =>
   new Promise<autocannon.Result>((resolve, reject) =>
-    autocannon({ connections: 10, duration: Number(process.env["BENCH_SECONDS"] ?? 5), ...opts }, (err, res) => (err ? reject(err) : resolve(res)))
+    autocannon({ connections: CLIENTS, duration: seconds, ...opts }, (err, res) => (err ? reject(err) : resolve(res)))
   )
 
-export interface HttpFigure {
-  readonly name: string
-  readonly reqPerSec: number
-  readonly p99Ms: number
-  readonly non2xx: number
-}
+const getOf = (port: number, id: string): autocannon.Options => ({ url: `http://127.0.0.1:${port}${API}/customers/${id}`, headers: { authorization: AUTH } })
+// Every POST carries an email, so each creates what a real call does: the customer, its
+// embedded wallet (an internal account) and the wallet's EMAIL_OTP auth method.
+const postOf = (port: number): autocannon.Options => ({
+  url: `http://127.0.0.1:${port}${API}/customers`,
+  method: "POST",
+  headers: { authorization: AUTH, "content-type": "application/json" },
+  body: JSON.stringify(customerBody("load@example.com"))
+})
 
-const measure = async (name: string, kind: string, request: (t: { port: number; customerId: string }) => autocannon.Options) => {
-  const t = await startTarget(kind)
-  try {
-    await load({ ...request(t), duration: 1 }) // warm-up
-    const r = await load(request(t))
-    return { name, reqPerSec: Math.round(r.requests.average), p99Ms: r.latency.p99, non2xx: r.non2xx } satisfies HttpFigure
-  } finally {
-    t.child.kill("SIGTERM")
+/** A raw loop replaying the logged statements of CLIENTS creations, for `seconds`: creations per second. */
+const rawLoopRate = (replay: { run: () => void }, perReplay: number, seconds: number) => {
+  let n = 0
+  const start = performance.now()
+  while (performance.now() - start < seconds * 1000) {
+    replay.run()
+    n += perReplay
   }
+  return n / ((performance.now() - start) / 1000)
 }
-
-const createBody = JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Load Test" })
 
 export const httpBench = async () => {
-  await buildTarget()
-  const get = (t: { port: number; customerId: string }): autocannon.Options => ({
-    url: `http://127.0.0.1:${t.port}/2025-10-13/customers/${t.customerId}`,
-    headers: { authorization: AUTH }
-  })
-  const post = (t: { port: number }): autocannon.Options => ({
-    url: `http://127.0.0.1:${t.port}/2025-10-13/customers`,
-    method: "POST",
-    headers: { authorization: AUTH, "content-type": "application/json" },
-    body: createBody
-  })
-  const bareGet = await measure("bare node:http GET (baseline)", "bare", get)
-  const sqliteGet = await measure("tessera GET /customers/{id} (SQLite)", "tessera-sqlite", get)
-  const memoryGet = await measure("tessera GET /customers/{id} (memory)", "tessera-memory", get)
-  const barePost = await measure("bare node:http POST (baseline)", "bare", post)
-  const sqlitePost = await measure("tessera POST /customers (SQLite, synchronous=FULL)", "tessera-sqlite", post)
-  const memoryPost = await measure("tessera POST /customers (memory)", "tessera-memory", post)
-  const ratio = (a: HttpFigure, b: HttpFigure) => Math.round((a.reqPerSec / b.reqPerSec) * 1000) / 1000
-  return {
-    results: [bareGet, sqliteGet, memoryGet, barePost, sqlitePost, memoryPost],
-    ratios: {
-      getSqliteVsBare: ratio(sqliteGet, bareGet),
-      getMemoryVsBare: ratio(memoryGet, bareGet),
-      postSqliteVsBare: ratio(sqlitePost, barePost),
-      postMemoryVsBare: ratio(memoryPost, barePost)
-    },
-    target: { getVsBare: 0.3 }
+  await Promise.all([buildCli(), buildBare()])
+  const captured = await captureSqliteStatements(CLIENTS)
+  const servers: Array<Running> = []
+  try {
+    const memory = await startTessera("memory")
+    servers.push(memory)
+    const sqlite = await startTessera("sqlite")
+    servers.push(sqlite)
+    // The bytes the baseline answers are Tessera's own, taken from the SQLite target.
+    const post = await rawResponse(sqlite.port, "POST", "/customers", customerBody("load@example.com"))
+    const id = JSON.parse(post.body).id as string
+    const get = await rawResponse(sqlite.port, "GET", `/customers/${id}`)
+    const memoryId = JSON.parse((await rawResponse(memory.port, "POST", "/customers", customerBody("load@example.com"))).body).id as string
+    const bare = await startBare({ get, post })
+    servers.push(bare)
+    const bareGet = await rawResponse(bare.port, "GET", `/customers/${id}`)
+    const barePost = await rawResponse(bare.port, "POST", "/customers", customerBody("load@example.com"))
+    const sameBytes = { get: { tessera: shape(get), bare: shape(bareGet) }, post: { tessera: shape(post), bare: shape(barePost) } }
+    for (const [what, s] of Object.entries(sameBytes))
+      if (JSON.stringify(s.tessera) !== JSON.stringify(s.bare)) throw new Error(`the bare ${what} does not answer Tessera's bytes: ${JSON.stringify(s)}`)
+
+    const db = new Database(captured.create.file)
+    applyPragmas(db, captured.create.pragmas)
+    const replay = makeReplay(db, captured.create.plan, `${captured.create.file}-wal`)
+    const errors: Record<string, number> = {}
+    const targets: Record<string, (seconds: number) => Promise<number>> = {
+      "bare GET": async (s) => (await load(getOf(bare.port, id), s)).requests.average,
+      "tessera GET memory": async (s) => (await load(getOf(memory.port, memoryId), s)).requests.average,
+      "tessera GET sqlite": async (s) => (await load(getOf(sqlite.port, id), s)).requests.average,
+      "bare POST": async (s) => (await load(postOf(bare.port), s)).requests.average,
+      "tessera POST memory": async (s) => {
+        const r = await load(postOf(memory.port), s)
+        errors["tessera POST memory"] = (errors["tessera POST memory"] ?? 0) + r.non2xx
+        return r.requests.average
+      },
+      "tessera POST sqlite": async (s) => {
+        const r = await load(postOf(sqlite.port), s)
+        errors["tessera POST sqlite"] = (errors["tessera POST sqlite"] ?? 0) + r.non2xx
+        return r.requests.average
+      },
+      "raw better-sqlite3 loop": async (s) => rawLoopRate(replay, captured.create.creationsPerReplay, s)
+    }
+    for (const f of Object.values(targets)) await f(SHORT ? 0.2 : 1) // warm-up, not counted
+    const samples = await interleaved(Object.keys(targets), ROUNDS, (name) => targets[name]!(SECONDS))
+    replay.close()
+    db.close()
+    const calls = captured.create.plan.calls
+    return {
+      clients: CLIENTS,
+      rounds: ROUNDS,
+      secondsPerMeasurement: SECONDS,
+      sameBytes,
+      getById: {
+        memory: compare(samples, "tessera GET memory", "bare GET"),
+        sqlite: compare(samples, "tessera GET sqlite", "bare GET"),
+        target: 0.5
+      },
+      postCustomers: {
+        memoryVsBare: compare(samples, "tessera POST memory", "bare POST"),
+        sqliteVsBare: compare(samples, "tessera POST sqlite", "bare POST"),
+        sqliteVsRawLoop: compare(samples, "tessera POST sqlite", "raw better-sqlite3 loop"),
+        non2xx: errors
+      },
+      rawLoop: {
+        pragmas: captured.create.pragmas,
+        creationsPerReplay: captured.create.creationsPerReplay,
+        statementsPerCreation: calls.filter((c) => c.kind !== "fsync").length / captured.create.creationsPerReplay,
+        commitsPerCreation: calls.filter((c) => /^\s*(COMMIT|END)/i.test(c.sql)).length / captured.create.creationsPerReplay,
+        explicitFsyncsPerCreation: calls.filter((c) => c.kind === "fsync").length / captured.create.creationsPerReplay
+      },
+      note: "req/s (creations/s for the raw loop); each target once per round, order rotated; figure = median of rounds, ratio = median of per-round ratios"
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()))
   }
 }

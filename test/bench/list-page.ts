@@ -1,5 +1,8 @@
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
+// GET /customers?limit=20 through the engine (decode the query, plan, store query, views), the
+// first page and a page from the middle, at 1k, 10k and 100k customers, on memory and SQLite;
+// beside the least the same page costs: on SQLite the statements the store ran for it, replayed
+// on a raw connection to the same file with each row's JSON parsed; on memory a plain array of
+// the same records, binary-searched and sliced.
 import { join } from "node:path"
 import Database from "better-sqlite3"
 import { Effect } from "effect"
@@ -7,19 +10,28 @@ import { createCustomer, listCustomers } from "@tessera/core/operations"
 import { makeEngine, Store } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
-import { medianMs } from "./median.ts"
+import { medianPerCallUs, round3, SHORT } from "./rounds.ts"
+import { makeReplay } from "./replay.ts"
+import { tempDir } from "./servers.ts"
+import { applyPragmas, connectionPragmas, type LoggedCall, logStatements } from "./statement-log.ts"
 
-const tmp = () => mkdtempSync(join(tmpdir(), "tessera-bench-list-"))
+const LIMIT = 20
+const RUNS = SHORT ? 10 : 100
+const medianUs = (f: () => unknown, runs: number) => medianPerCallUs(f, runs, 20)
+// Short mode (CI) keeps every figure but at sizes it can seed in a moment.
+const SIZES = SHORT ? [500, 1_000, 2_000] : [1_000, 10_000, 100_000]
 const body = (i: number) => ({ customerType: "INDIVIDUAL", fullName: `Person ${i}`, platformCustomerId: `pc-${i}` })
-const QUERY = { limit: "20" }
-const RUNS = 300
+const cursorOf = (seq: number) => Buffer.from(`p${seq}`).toString("base64url")
+const seqOf = (cursor: string) => Number(Buffer.from(cursor, "base64url").toString().slice(1))
 
-const median = (f: () => unknown): number => medianMs(f, RUNS)
+type Page = { data: ReadonlyArray<{ fullName?: string }>; totalCount: number; nextCursor?: string }
 
-/** `GET /customers?limit=20` through the engine (decode, list, view), with `customers` customers. */
-const enginePage = async (store: "memory" | "sqlite", customers: number) => {
-  const engine = makeEngine({ store: store === "memory" ? MemoryStore.layer : SqliteStore.layer({ filename: join(tmp(), "l.sqlite") }) })
+const seeded = async (store: "memory" | "sqlite", customers: number) => {
+  const file = join(tempDir("list"), "l.sqlite")
+  const logger = store === "sqlite" ? logStatements(file) : undefined
+  const engine = makeEngine({ store: logger === undefined ? MemoryStore.layer : SqliteStore.layer({ filename: file }) })
   const platform = await engine.platform({ clientId: "b", clientSecret: "s" })
+  const raw = logger?.connection()
   // Seeded in batches of one transaction each: the figure is the page, not the seeding.
   for (let from = 0; from < customers; from += 10_000)
     engine.runSync(
@@ -27,47 +39,65 @@ const enginePage = async (store: "memory" | "sqlite", customers: number) => {
         s.transaction(Effect.forEach(Array.from({ length: Math.min(10_000, customers - from) }, (_, k) => from + k), (i) => createCustomer(platform, body(i)), { discard: true }))
       )
     )
-  const first = engine.runSync(listCustomers(platform, QUERY))
-  if (first.data.length !== 20 || first.totalCount !== customers) throw new Error(`bad page: ${first.data.length} of ${first.totalCount}`)
-  const ms = median(() => engine.runSync(listCustomers(platform, QUERY)))
-  await engine.dispose()
-  return ms
+  const page = (cursor?: string) => engine.runSync(listCustomers(platform, { limit: String(LIMIT), ...(cursor === undefined ? {} : { cursor }) })) as unknown as Page
+  // The middle page's cursor: positions grow by a fixed step per customer (read off the first page).
+  const first = page()
+  const one = engine.runSync(listCustomers(platform, { limit: "1" })) as unknown as Page
+  const step = (seqOf(first.nextCursor!) - seqOf(one.nextCursor!)) / (LIMIT - 1)
+  const middle = cursorOf(seqOf(one.nextCursor!) + step * (customers / 2 - 1))
+  const later = page(middle)
+  if (first.data.length !== LIMIT || first.totalCount !== customers || later.data[0]?.fullName !== `Person ${customers / 2}`)
+    throw new Error(`bad pages at ${customers}: ${first.data.length} of ${first.totalCount}, later starts at ${later.data[0]?.fullName}`)
+  // The store's statements for both pages, logged now: the wrappers come off before any timing.
+  const logs = logger === undefined ? undefined : { first: await logger.record(() => page()), later: await logger.record(() => page(middle)), pragmas: connectionPragmas(raw!) }
+  logger?.uninstall()
+  return { engine, page, middle, logs, file }
 }
 
-/**
- * Baseline: raw better-sqlite3, one table of customers with an index on (deleted, seq): the same
- * page (21 rows after a position, parsed) with its total read from a counter row, as the store
- * does, and with `count(*)` over the index instead.
- */
-const rawPage = (customers: number) => {
-  const db = new Database(join(tmp(), "raw.sqlite"))
-  db.pragma("journal_mode = WAL")
-  db.exec("CREATE TABLE c (seq INTEGER PRIMARY KEY, deleted INTEGER NOT NULL, data TEXT NOT NULL)")
-  db.exec("CREATE INDEX c_live ON c (deleted, seq)")
-  db.exec("CREATE TABLE counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL)")
-  const ins = db.prepare("INSERT INTO c (deleted, data) VALUES (0, ?)")
-  db.transaction(() => {
-    for (let i = 0; i < customers; i++) ins.run(JSON.stringify({ id: `Customer:${i}`, ...body(i), isDeleted: false }))
-    db.prepare("INSERT INTO counts VALUES ('live', ?)").run(customers)
-  })()
-  const page = db.prepare<[number], { data: string }>("SELECT data FROM c WHERE deleted = 0 AND seq > ? ORDER BY seq LIMIT 21")
-  const counter = db.prepare("SELECT n FROM counts WHERE name = 'live'").pluck()
-  const countAll = db.prepare("SELECT count(*) FROM c WHERE deleted = 0").pluck()
-  const withCounter = median(() => [page.all(0).map((r) => JSON.parse(r.data)), counter.get()])
-  const withCountStar = median(() => [page.all(0).map((r) => JSON.parse(r.data)), countAll.get()])
+/** The SQLite store's statements for one page, replayed on a raw connection, rows parsed. */
+const sqliteBaseline = (file: string, calls: ReadonlyArray<LoggedCall>, pragmas: Record<string, unknown>) => {
+  const db = new Database(file)
+  applyPragmas(db, pragmas)
+  const replay = makeReplay(db, { calls, fresh: [] }, `${file}-wal`, { parseRows: true })
+  const us = medianUs(() => replay.run(), RUNS)
   db.close()
-  return { withCounter, withCountStar }
+  return us
 }
 
-/** One list page at 1,000 and at 100,000 customers, each store, beside the raw baseline (median ms). */
+/** The same records in a plain array: the page after a position is a binary search and a slice. */
+const memoryBaseline = (customers: number, atMiddle: boolean) => {
+  const records = Array.from({ length: customers }, (_, i) => ({ seq: i + 1, value: { id: `Customer:${i}`, ...body(i), createdAt: "2026-01-01T00:00:00Z" } }))
+  const after = atMiddle ? customers / 2 : 0
+  return medianUs(() => {
+    let lo = 0
+    let hi = records.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (records[mid]!.seq <= after) lo = mid + 1
+      else hi = mid
+    }
+    return { data: records.slice(lo, lo + LIMIT + 1).map((r) => ({ ...r.value })), totalCount: records.length }
+  }, RUNS)
+}
+
 export const listPageBench = async () => {
-  const sizes = [1_000, 100_000] as const
-  const out: Record<string, unknown> = { query: "GET /customers?limit=20 (in-process, through the engine)", runs: RUNS }
+  const out: Record<string, unknown> = { query: `GET /customers?limit=${LIMIT}, in-process through the engine`, runs: RUNS, unit: "µs per page (median of samples of 20 pages)" }
   for (const store of ["memory", "sqlite"] as const) {
-    const [small, large] = [await enginePage(store, sizes[0]), await enginePage(store, sizes[1])]
-    out[store] = { at1000Ms: small, at100000Ms: large, ratio: Math.round((large / small) * 100) / 100, targetRatio: 2 }
+    const rows: Record<string, unknown> = {}
+    for (const n of SIZES) {
+      const s = await seeded(store, n)
+      const firstMs = medianUs(() => s.page(), RUNS)
+      const laterMs = medianUs(() => s.page(s.middle), RUNS)
+      const [baseFirst, baseLater] =
+        s.logs !== undefined ? [sqliteBaseline(s.file, s.logs.first, s.logs.pragmas), sqliteBaseline(s.file, s.logs.later, s.logs.pragmas)] : [memoryBaseline(n, false), memoryBaseline(n, true)]
+      rows[String(n)] = {
+        first: { tessera: firstMs, baseline: baseFirst, ratio: round3(baseFirst / firstMs) },
+        later: { tessera: laterMs, baseline: baseLater, ratio: round3(baseLater / laterMs) }
+      }
+      await s.engine.dispose()
+    }
+    out[store] = rows
   }
-  const [rawSmall, rawLarge] = [rawPage(sizes[0]), rawPage(sizes[1])]
-  out["rawBetterSqlite3Baseline"] = { at1000Ms: rawSmall, at100000Ms: rawLarge }
+  out["note"] = "ratio = baseline time / Tessera time (1 = as fast as the baseline); later = the page after the middle customer; sqlite baseline = the store's own statements for the page, replayed raw, rows parsed; memory baseline = a plain array, binary search and slice"
   return out
 }

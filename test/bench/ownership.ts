@@ -8,7 +8,7 @@ import { isReply, makeEngine, type PlatformRecord } from "@tessera/core"
 import { sparkIdentityKey, utf8 } from "@tessera/core/crypto"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { type ChainSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
-import { buildTarget, startTarget } from "./http.ts"
+import { buildCli, startTessera } from "./servers.ts"
 import { jsonClient } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
@@ -91,9 +91,8 @@ const inProcess = async (type: string, ms: number) => {
 }
 
 /** Over HTTP against the standalone-style target: prepared accounts, 8 clients posting verify. */
-const overHttp = async (type: string, ms: number) => {
-  const t = await startTarget("tessera-memory")
-  const { call, close } = jsonClient(t.port, 8)
+const overHttp = async (type: string, ms: number, port: number) => {
+  const { call, close } = jsonClient(port, 8)
   try {
     const prepared: Array<{ id: string; signature: string }> = []
     const prepStart = performance.now()
@@ -116,15 +115,20 @@ const overHttp = async (type: string, ms: number) => {
     return { httpPerSec: Math.round(ok / ((performance.now() - start) / 1000)), verified: ok, of: prepared.length }
   } finally {
     close()
-    t.child.kill("SIGTERM")
   }
 }
 
 export const ownershipBench = async () => {
   const ms = seconds() * 1000
-  await buildTarget()
+  await buildCli()
   const out: Record<string, unknown> = {}
-  for (const type of ["ETHEREUM_WALLET", "TRON_WALLET", "SOLANA_WALLET", "SPARK_WALLET"])
-    out[type] = { ...(await inProcess(type, Math.min(ms, 2000))), ...(await overHttp(type, Math.min(ms, 2000))) }
+  // One server for the four schemes (each scheme's accounts are its own).
+  const t = await startTessera("memory")
+  try {
+    for (const type of ["ETHEREUM_WALLET", "TRON_WALLET", "SOLANA_WALLET", "SPARK_WALLET"])
+      out[type] = { ...(await inProcess(type, Math.min(ms, 2000))), ...(await overHttp(type, Math.min(ms, 2000), t.port)) }
+  } finally {
+    await t.stop()
+  }
   return { perScheme: out, target: { inProcessVsRaw: 0.7 }, note: "in-process: verifyOwnership (load, decode, verify, status change, outbox event) on the memory store vs the bare library call on the same signature" }
 }

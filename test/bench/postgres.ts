@@ -13,7 +13,8 @@ import { repoRoot } from "../support/paths.ts"
 import { jsonClient, loggedInWallet } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
+// BENCH_ROUNDS, 3 by default (1 in short mode).
+import { ROUNDS, SHORT } from "./rounds.ts"
 /** The same offered load whatever the instance count: a multiple of 1, 2 and 3. */
 const CONNECTIONS = 12
 const AUTH = `Basic ${Buffer.from("bench:bench-secret").toString("base64")}`
@@ -54,7 +55,7 @@ const customersRate = async (ports: ReadonlyArray<number>) => {
     headers: { authorization: AUTH, "content-type": "application/json" },
     body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Load Test" })
   }
-  await load({ ...opts, duration: 1 }) // warm-up
+  await load({ ...opts, duration: SHORT ? 0.2 : 1 }) // warm-up
   const r = await load(opts)
   return { reqPerSec: Math.round(r.requests.average), p99Ms: r.latency.p99, non2xx: r.non2xx }
 }
@@ -93,7 +94,7 @@ const signedRetryRate = async (ports: ReadonlyArray<number>) => {
       )
       return { flowsPerSec: Math.round(flows / ((performance.now() - start) / 1000)), failures }
     }
-    await run(1000) // warm-up
+    await run(SHORT ? 200 : 1000) // warm-up
     return await run(seconds() * 1000)
   } finally {
     for (const c of clients) c.close()
@@ -163,7 +164,7 @@ const measureOnce = async (c: Config, serverUrl: string, round: number) => {
 
 /** pgbench's built-in simple-update script (-N) on the same server, same client count. */
 const pgbench = (bin: string, url: string) => {
-  const out = execFileSync(bin, ["-N", "-T", String(seconds()), "-c", String(CONNECTIONS), "-j", "2", url], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+  const out = execFileSync(bin, ["-N", "-T", String(Math.max(1, Math.round(seconds()))), "-c", String(CONNECTIONS), "-j", "2", url], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
   const tps = /tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/.exec(out)?.[1]
   if (tps === undefined) throw new Error(`pgbench printed no rate:\n${out}`)
   return Math.round(Number(tps))

@@ -7,9 +7,10 @@ import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { serve } from "@tessera/adapter-http"
 import { jsonClient } from "./http-client.ts"
+import { SHORT } from "./rounds.ts"
 
 const tmp = () => mkdtempSync(join(tmpdir(), "tessera-bench-quotes-"))
-const N = Number(process.env["BENCH_QUOTES"] ?? 2_000)
+const N = Number(process.env["BENCH_QUOTES"] ?? (SHORT ? 50 : 2_000))
 
 const layerOf = (store: "memory" | "sqlite") => (store === "memory" ? MemoryStore.layer : SqliteStore.layer({ filename: join(tmp(), "q.sqlite") }))
 
@@ -48,7 +49,7 @@ const inProcess = async (store: "memory" | "sqlite") => {
     const x = engine.runSync(programs.quotes.execute(q.body.id)) as { body: { status: string } }
     if (x.body.status !== "COMPLETED") throw new Error(`not settled: ${x.body.status}`)
   }
-  for (let i = 0; i < 100; i++) await once()
+  for (let i = 0; i < Math.min(N, 100); i++) await once()
   const start = performance.now()
   for (let i = 0; i < N; i++) await once()
   const ms = performance.now() - start
@@ -90,7 +91,7 @@ const overHttp = async (store: "memory" | "sqlite") => {
     const x = await client.call("POST", `/quotes/${q.body.id}/execute`)
     if (x.body?.status !== "COMPLETED") throw new Error(`not settled: ${JSON.stringify(x.body)}`)
   }
-  for (let i = 0; i < 100; i++) await once()
+  for (let i = 0; i < Math.min(N, 100); i++) await once()
   const start = performance.now()
   for (let i = 0; i < N; i++) await once()
   const ms = performance.now() - start

@@ -1,32 +1,35 @@
 // `pnpm bench`: every figure beside a baseline measured in the same run, printed as JSON.
-import { httpBench } from "./http.ts"
-import { inProcessBench } from "./in-process.ts"
-import { coldStart } from "./cold-start.ts"
-import { walletBench } from "./wallet.ts"
-import { ownershipBench } from "./ownership.ts"
-import { listPageBench } from "./list-page.ts"
-import { webauthnBench } from "./webauthn.ts"
-import { dueOutcomesBench } from "./due-outcomes.ts"
-import { ledgerBench } from "./ledger.ts"
-import { quotesBench } from "./quotes.ts"
-import { postgresBench } from "./postgres.ts"
+// `pnpm bench <part>` runs one part; `pnpm bench --short` (or BENCH_SHORT=1) runs every part
+// briefly, as CI does to keep the benches working (its figures mean nothing).
+import { cpus } from "node:os"
+import { SECONDS, SHORT } from "./rounds.ts"
 
-const only = process.argv[2]
-const out: Record<string, unknown> = {
-  node: process.version,
-  cpus: (await import("node:os")).cpus().length,
-  date: new Date().toISOString()
+// The older parts read BENCH_SECONDS when they run.
+process.env["BENCH_SECONDS"] ??= String(SECONDS)
+
+const parts: Record<string, () => Promise<unknown>> = {
+  "in-process": async () => (await import("./in-process.ts")).inProcessBench(),
+  "cold-start": async () => (await import("./cold-start.ts")).coldStart(),
+  http: async () => (await import("./http.ts")).httpBench(),
+  flows: async () => (await import("./flows.ts")).flowsBench(),
+  "list-page": async () => (await import("./list-page.ts")).listPageBench(),
+  wallet: async () => (await import("./wallet.ts")).walletBench(),
+  ownership: async () => (await import("./ownership.ts")).ownershipBench(),
+  webauthn: async () => (await import("./webauthn.ts")).webauthnBench(),
+  "due-outcomes": async () => (await import("./due-outcomes.ts")).dueOutcomesBench(),
+  ledger: async () => (await import("./ledger.ts")).ledgerBench(),
+  quotes: async () => (await import("./quotes.ts")).quotesBench(),
+  postgres: async () => (await import("./postgres.ts")).postgresBench()
 }
-if (only === undefined || only === "in-process") out["inProcess"] = await inProcessBench()
-if (only === undefined || only === "cold-start") out["coldStart"] = await coldStart()
-if (only === undefined || only === "http") out["http"] = await httpBench()
-if (only === undefined || only === "wallet") out["wallet"] = await walletBench()
-if (only === undefined || only === "ownership") out["ownership"] = await ownershipBench()
-if (only === undefined || only === "list-page") out["listPage"] = await listPageBench()
-if (only === undefined || only === "webauthn") out["webauthn"] = await webauthnBench()
-if (only === undefined || only === "due-outcomes") out["dueOutcomes"] = await dueOutcomesBench()
-if (only === undefined || only === "ledger") out["ledger"] = await ledgerBench()
-if (only === undefined || only === "quotes") out["quotes"] = await quotesBench()
-if (only === undefined || only === "postgres") out["postgres"] = await postgresBench()
+
+const only = process.argv.slice(2).filter((a) => !a.startsWith("--"))
+for (const name of only) if (!(name in parts)) throw new Error(`unknown part ${name}; parts: ${Object.keys(parts).join(", ")}`)
+const out: Record<string, unknown> = { node: process.version, cpus: cpus().length, date: new Date().toISOString(), short: SHORT }
+for (const [name, run] of Object.entries(parts)) {
+  if (only.length > 0 && !only.includes(name)) continue
+  const t = performance.now()
+  out[name] = await run()
+  process.stderr.write(`bench ${name}: ${Math.round((performance.now() - t) / 100) / 10} s\n`)
+}
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

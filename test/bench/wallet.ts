@@ -17,8 +17,6 @@ import {
 } from "@tessera/core/crypto"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { newKeyPair, sealOtp, stamp } from "@tessera/core/testing"
-import { buildTarget, startTarget } from "./http.ts"
-import { jsonClient, loggedInWallet } from "./http-client.ts"
 
 const seconds = () => Number(process.env["BENCH_SECONDS"] ?? 5)
 
@@ -106,50 +104,10 @@ const otpInProcess = async (ms: number) => {
   return { flowsPerSec: engineRate, cryptoBoundPerSec: cryptoBound, ratio: Math.round((engineRate / cryptoBound) * 1000) / 1000, target: 0.7 }
 }
 
-/** Signed-retry flows over HTTP: PATCH (202) then the stamped retry (200), K clients at once. */
-const httpFlows = async (kind: "tessera-memory" | "tessera-sqlite", ms: number) => {
-  const t = await startTarget(kind)
-  const { call, close } = jsonClient(t.port, 16)
-  try {
-    const { account, tek } = await loggedInWallet(call, "bench-wallet@example.com")
-    let flows = 0
-    let failures = 0
-    const end = performance.now() + ms
-    const start = performance.now()
-    const worker = async () => {
-      while (performance.now() < end) {
-        const patch = { privateEnabled: flows % 2 === 0 }
-        const leg1 = await call("PATCH", `/internal-accounts/${account}`, patch)
-        const leg2 = await call("PATCH", `/internal-accounts/${account}`, patch, {
-          "service-wallet-signature": stamp(tek, leg1.body.payloadToSign),
-          "request-id": leg1.body.requestId
-        })
-        if (leg2.status === 200) flows++
-        else failures++
-      }
-    }
-    await Promise.all(Array.from({ length: 16 }, worker))
-    return { flowsPerSec: Math.round(flows / ((performance.now() - start) / 1000)), failures }
-  } finally {
-    close()
-    t.child.kill("SIGTERM")
-  }
-}
-
 export const walletBench = async () => {
   const ms = seconds() * 1000
-  await buildTarget()
-  const raw = rawVerifyRate(Math.min(ms, 2000))
-  const memory = await httpFlows("tessera-memory", ms)
-  const sqlite = await httpFlows("tessera-sqlite", ms)
   return {
-    signedRetryHttp: {
-      memory,
-      sqlite,
-      rawP256VerifyPerSec: raw,
-      target: { flowsPerSec: 1000 },
-      note: "one flow = PATCH /internal-accounts/{id} (202) + stamped retry (200): two HTTP requests and one P-256 verify; 16 clients, stamps made in the client process"
-    },
+    rawP256VerifyPerSec: rawVerifyRate(Math.min(ms, 2000)),
     otpLoginInProcess: await otpInProcess(Math.min(ms, 3000))
   }
 }

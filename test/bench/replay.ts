@@ -1,0 +1,115 @@
+// Replays a statement log (statement-log.ts) on a raw better-sqlite3 connection, as many times as
+// wanted, each time as a new operation: every uuid the operation made (one not in the database
+// before it ran) gets a fresh value of the same length in every argument, and every rowid an
+// INSERT returned is replaced by the rowid the replayed INSERT returned. Same statements, same
+// rows, same index rows and counters, same bytes; none of the engine's work around them.
+import { randomUUID } from "node:crypto"
+import { closeSync, fsyncSync, openSync } from "node:fs"
+import type Database from "better-sqlite3"
+import type { LoggedCall } from "./statement-log.ts"
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
+
+/** A log and the uuids to renew on each replay (plain data: it is handed to other processes as JSON). */
+export interface ReplayPlan {
+  readonly calls: ReadonlyArray<LoggedCall>
+  readonly fresh: ReadonlyArray<string>
+}
+
+/** The uuids present in the store's tables (every other uuid in a log was made by the operation). */
+export const knownUuids = (db: Database.Database): Set<string> => {
+  const known = new Set<string>()
+  const add = (s: unknown) => {
+    if (typeof s === "string") for (const m of s.matchAll(UUID)) known.add(m[0])
+  }
+  for (const r of db.prepare("SELECT scope, id, data FROM records").iterate() as Iterable<Record<string, unknown>>) for (const v of Object.values(r)) add(v)
+  for (const r of db.prepare("SELECT scope, key, id FROM record_index").iterate() as Iterable<Record<string, unknown>>) for (const v of Object.values(r)) add(v)
+  return known
+}
+
+export const planReplay = (calls: ReadonlyArray<LoggedCall>, known: ReadonlySet<string>): ReplayPlan => {
+  const fresh = new Set<string>()
+  for (const c of calls) for (const a of [c.sql, ...c.args]) if (typeof a === "string") for (const m of a.matchAll(UUID)) if (!known.has(m[0])) fresh.add(m[0])
+  return { calls, fresh: [...fresh] }
+}
+
+/** An argument as a function of this replay's fresh uuids and rowids. */
+type Arg = (ids: ReadonlyArray<string>, rowids: ReadonlyMap<number, number>) => unknown
+
+const compileString = (s: string, slot: ReadonlyMap<string, number>): Arg => {
+  const parts: Array<string> = []
+  const slots: Array<number> = []
+  let at = 0
+  for (const m of s.matchAll(UUID)) {
+    const i = slot.get(m[0])
+    if (i === undefined) continue
+    parts.push(s.slice(at, m.index))
+    slots.push(i)
+    at = m.index! + m[0].length
+  }
+  if (slots.length === 0) return () => s
+  parts.push(s.slice(at))
+  return (ids) => {
+    let out = parts[0]!
+    for (let k = 0; k < slots.length; k++) out += ids[slots[k]!]! + parts[k + 1]!
+    return out
+  }
+}
+
+/**
+ * One replay of `plan` on `db` per call of the returned function; `walFile` is the file a logged
+ * fsync syncs (the store's syncs are of its WAL). Statements are prepared once, up front.
+ * `parseRows` parses the JSON `data` of every row read, as a store does to answer with it.
+ */
+export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: string, options: { readonly parseRows?: boolean } = {}) => {
+  const slot = new Map(plan.fresh.map((u, i) => [u, i] as const))
+  const statements = new Map<string, Database.Statement>()
+  const inserted = new Set<number>()
+  let walFd: number | undefined
+  const steps = plan.calls.map((c) => {
+    if (c.kind === "fsync")
+      return () => {
+        walFd ??= openSync(walFile, "r+")
+        fsyncSync(walFd)
+      }
+    if (c.kind === "exec") {
+      const sql = compileString(c.sql, slot)
+      return (ids: ReadonlyArray<string>) => void db.exec(sql(ids, new Map()) as string)
+    }
+    const key = `${c.pluck ? "p" : "r"}${c.sql}`
+    let st = statements.get(key)
+    if (st === undefined) statements.set(key, (st = c.pluck ? db.prepare(c.sql).pluck() : db.prepare(c.sql)))
+    const args: Array<Arg> = c.args.map((a) => {
+      if (typeof a === "string") return compileString(a, slot)
+      if (typeof a === "number" && inserted.has(a)) return (_ids, rowids) => rowids.get(a) ?? a
+      return () => a
+    })
+    if (c.insertedRowid !== undefined) inserted.add(c.insertedRowid)
+    const method = c.kind
+    const captured = c.insertedRowid
+    const s = st
+    return (ids: ReadonlyArray<string>, rowids: Map<number, number>) => {
+      const values = args.map((a) => a(ids, rowids))
+      if (method === "iterate") for (const _ of s.iterate(...values));
+      else {
+        const r = (s[method] as (...v: Array<unknown>) => any)(...values)
+        if (captured !== undefined) rowids.set(captured, Number(r.lastInsertRowid))
+        else if (options.parseRows === true && r !== undefined) for (const row of Array.isArray(r) ? r : [r]) if (typeof row?.data === "string") JSON.parse(row.data)
+      }
+    }
+  })
+  /** A new operation's fresh uuids and rowid map; its steps run in one or several ranges. */
+  const begin = () => ({ ids: plan.fresh.map(() => randomUUID()), rowids: new Map<number, number>() })
+  type Context = ReturnType<typeof begin>
+  const runRange = (c: Context, from = 0, to = steps.length) => {
+    for (let i = from; i < to; i++) steps[i]!(c.ids, c.rowids)
+  }
+  return {
+    begin,
+    runRange,
+    run: () => runRange(begin()),
+    /** This operation's value of a uuid the logged one made. */
+    freshOf: (c: Context, loggedUuid: string) => c.ids[slot.get(loggedUuid)!]!,
+    close: () => walFd !== undefined && closeSync(walFd)
+  }
+}

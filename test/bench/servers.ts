@@ -1,0 +1,72 @@
+// The processes the HTTP benches measure: `tessera serve` as a user runs it (the checkout's
+// bundled CLI, request log off) and the bare node:http baseline server (bare-server.ts, bundled).
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { build } from "esbuild"
+import { repoRoot } from "../support/paths.ts"
+import type { BareConfig } from "./capture.ts"
+
+const here = dirname(fileURLToPath(import.meta.url))
+export const CLI = join(repoRoot, "packages/cli/bin/tessera.mjs")
+const bareBundle = join(here, "dist", "bare-server.mjs")
+export const bareStart = join(here, "dist", "bare-start.mjs")
+
+export interface Running {
+  readonly port: number
+  readonly child: ChildProcess
+  readonly stop: () => Promise<void>
+}
+
+const stopper = (child: ChildProcess) => () =>
+  new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM"))))
+
+const started = (child: ChildProcess, ready: RegExp) =>
+  new Promise<Running>((resolve, reject) => {
+    let out = ""
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString()
+      const m = ready.exec(out)
+      if (m) resolve({ port: Number(m[1]), child, stop: stopper(child) })
+    })
+    child.once("error", reject)
+    child.once("exit", (code) => reject(new Error(`server exited (${code}) before it was ready: ${out}`)))
+  })
+
+/** Makes sure the CLI bundle is fresh, so no start times a rebuild. */
+export const buildCli = () => new Promise((done) => spawn(process.execPath, [CLI, "build"], { stdio: "inherit" }).on("exit", done))
+
+export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `tessera-bench-${name}-`))
+
+/** `tessera serve` on a fresh SQLite file or on the memory store, platform bench:bench-secret. */
+export const startTessera = (store: "memory" | "sqlite") =>
+  started(
+    spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", store === "memory" ? ":memory:" : join(tempDir("serve"), "b.sqlite"), "--client-id", "bench"], {
+      env: { ...process.env, TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" },
+      stdio: ["ignore", "pipe", "inherit"]
+    }),
+    /listening on http:\/\/[^:]+:(\d+)[\s\S]*ready in/
+  )
+
+// Bundled like Tessera's CLI: under tsx's loader it would pay a transform Tessera does not.
+const bundle = (entry: string, outfile: string) =>
+  build({
+    entryPoints: [join(here, entry)],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    external: ["better-sqlite3"],
+    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
+    logLevel: "warning"
+  })
+export const buildBare = () => Promise.all([bundle("bare-server.ts", bareBundle), bundle("bare-start.ts", bareStart)])
+
+export const startBare = (config: BareConfig) => {
+  const file = join(tempDir("bare"), "config.json")
+  writeFileSync(file, JSON.stringify(config))
+  return started(spawn(process.execPath, [bareBundle, file], { stdio: ["ignore", "pipe", "inherit"] }), /READY (\d+)/)
+}
