@@ -34,7 +34,7 @@ const operation = (type: "MINT" | "BURN", holdFiatSource: boolean, tokens: numbe
   source: { type: "WIRE" },
   destination: { accountId: BANK },
   expiresAt: new Date(T0 + WINDOW).toISOString(),
-  ledger: ledgerPlan({ type, stablecoinId: COIN, tokens, fiatCurrency: "USD", fiat: tokens / 10_000, fiatAccount: type === "MINT" ? FUNDING : BANK, holdFiatSource }),
+  ledger: ledgerPlan({ type, stablecoinId: COIN, tokenCurrency: "SC:ACME", tokens, fiatCurrency: "USD", fiat: tokens / 10_000, fiatAccount: type === "MINT" ? FUNDING : BANK, holdFiatSource }),
   createdAt: new Date(T0).toISOString(),
   updatedAt: new Date(T0).toISOString()
 })

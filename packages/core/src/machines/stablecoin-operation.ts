@@ -102,14 +102,15 @@ export const stablecoinOperationStep = (
 
 /**
  * What a completed operation moves, before any hold (#358). Token amounts are in the stablecoin's
- * smallest unit, in a ledger currency named by the stablecoin's id (a symbol could be a real
- * currency's); fiat amounts in cents of its base currency. A mint takes `fiat` from the funding
+ * smallest unit, in the ledger currency `tokenCurrency` (`SC:<symbol>`: a bare symbol could be a
+ * real currency's); fiat amounts in cents of its base currency. A mint takes `fiat` from the funding
  * account into the stablecoin's reserve and issues `tokens` from its supply to the holders
  * outside Grid; a burn does the reverse, paying the reserve out to the bank account.
  */
 export const ledgerPlan = (args: {
   readonly type: "MINT" | "BURN"
   readonly stablecoinId: string
+  readonly tokenCurrency: string
   readonly tokens: number
   readonly fiatCurrency: string
   readonly fiat: number
@@ -118,7 +119,7 @@ export const ledgerPlan = (args: {
   /** A mint's fiat source is an internal account: its money is held from submission to completion. */
   readonly holdFiatSource: boolean
 }): OperationLedger => {
-  const { stablecoinId: id, tokens, fiat, fiatCurrency: fc } = args
+  const { stablecoinId: id, tokens, fiat, fiatCurrency: fc, tokenCurrency: tc } = args
   const reserve = `${id}:reserve`
   const supply = `${id}:supply`
   const circulating = `${id}:circulating`
@@ -128,8 +129,8 @@ export const ledgerPlan = (args: {
       settle: [
         { account: args.fiatAccount, currency: fc, bucket: args.holdFiatSource ? "held" : "available", amount: -fiat },
         { account: reserve, currency: fc, bucket: "available", amount: fiat },
-        { account: supply, currency: id, bucket: "available", amount: -tokens },
-        { account: circulating, currency: id, bucket: "available", amount: tokens }
+        { account: supply, currency: tc, bucket: "available", amount: -tokens },
+        { account: circulating, currency: tc, bucket: "available", amount: tokens }
       ]
     }
   return {
@@ -137,8 +138,8 @@ export const ledgerPlan = (args: {
     settle: [
       { account: reserve, currency: fc, bucket: "held", amount: -fiat },
       { account: args.fiatAccount, currency: fc, bucket: "available", amount: fiat },
-      { account: circulating, currency: id, bucket: "available", amount: -tokens },
-      { account: supply, currency: id, bucket: "available", amount: tokens }
+      { account: circulating, currency: tc, bucket: "available", amount: -tokens },
+      { account: supply, currency: tc, bucket: "available", amount: tokens }
     ]
   }
 }

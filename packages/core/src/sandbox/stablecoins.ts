@@ -55,6 +55,9 @@ export const operationPlan = (awaitFunding: boolean, outcome: OperationOutcome, 
 export const SANDBOX_STABLECOIN_DECIMALS = 6
 export const SANDBOX_STABLECOIN_BASE_CURRENCY = "USD"
 
+/** The ledger's currency for a stablecoin's tokens: its symbol (unique per platform), marked so no real currency is meant. */
+export const tokenLedgerCurrency = (symbol: string): string => `SC:${symbol}`
+
 /** The display name the sandbox provider reports for a token: `ACME` is "Acme Dollar". */
 export const stablecoinName = (symbol: string): string => `${symbol.charAt(0)}${symbol.slice(1).toLowerCase()} Dollar`
 

@@ -21,7 +21,7 @@ export const ProviderAccountFilters = {
 
 /** A provider's token identifier (Brale's `value_type`) becomes the stablecoin's symbol (DECISIONS #354). */
 const TokenSymbol = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z0-9]{2,16}$/, { message: () => "must be 2 to 16 letters and digits" })
+  Schema.pattern(/^[A-Za-z0-9]{2,12}$/, { message: () => "must be 2 to 12 letters and digits" })
 )
 
 /** A Spark token identifier: the `btkn` prefixes, then bech32 characters (the checksum is not checked, #355). */

@@ -22,7 +22,7 @@ import { STABLECOIN_FUNDING_WINDOW_MS } from "../../limits.ts"
 import { ledgerPlan } from "../../machines/stablecoin-operation.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
-import { depositInstructions, operationOutcome, operationPlan, payoutTiming, wireInstructions } from "../../sandbox/stablecoins.ts"
+import { tokenLedgerCurrency, depositInstructions, operationOutcome, operationPlan, payoutTiming, wireInstructions } from "../../sandbox/stablecoins.ts"
 import { equal, listPage, pageParams } from "../common/listing.ts"
 import { balanceOf } from "../ledger/ledger.ts"
 import { worldAccount } from "../../domain/ledger/ledger.ts"
@@ -138,6 +138,7 @@ const createOperation = (
       ledger: ledgerPlan({
         type,
         stablecoinId: coin.id,
+        tokenCurrency: tokenLedgerCurrency(coin.symbol),
         tokens: Number(amount),
         fiatCurrency: coin.baseCurrency,
         fiat: Number(cents),
