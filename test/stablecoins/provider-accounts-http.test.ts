@@ -65,6 +65,14 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("stablecoin provi
     expect((await post(t, `/stablecoins/${coin.id}/mints`, { amount: tokens(1), fundingSource: { type: "WIRE" }, destination: { accountId: wallet } })).status).toBe(201)
   })
 
+  it("linking the account again at once, with good credentials, cancels the revocation the first link would have met", async () => {
+    const l = await link(t, "doomed-003")
+    const fixed = await link(t, "doomed-fixed", { providerAccountId: l.providerAccountId })
+    expect(fixed.id).toBe(l.id)
+    await advance(t, 60)
+    expect((await t.request("GET", `${V}/stablecoin-provider-accounts/${l.id}`)).body.status).toBe("ACTIVE")
+  })
+
   it("a link whose apiClientId ends 004 turns INVALID 30 s later: 400 _INVALID for its stablecoins' operations", async () => {
     const l = await link(t, "soon-invalid-004")
     const coin = await register(t)

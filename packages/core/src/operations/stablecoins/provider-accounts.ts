@@ -62,6 +62,9 @@ export const linkProviderAccount = (platform: PlatformRecord, body: unknown, ide
         updatedAt: now
       }
       yield* store.put(StablecoinProviderAccounts, platform.id, link)
+      // New credentials replace the old ones' fate: a revocation the sandbox scheduled for them is dropped.
+      if (before !== undefined)
+        for (const d of yield* store.findBy(DueSteps, SERVER_SCOPE, "transaction", `${platform.id}|${before.id}`)) yield* store.remove(DueSteps, SERVER_SCOPE, d.id)
       if (outcome !== "ACTIVE")
         yield* store.put(DueSteps, SERVER_SCOPE, {
           id: yield* (yield* Ids).uuid,
