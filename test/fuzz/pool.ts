@@ -1,6 +1,6 @@
 /** Ids the fuzzer has seen in answers, by their prefix, so later requests address real resources. */
-export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Transaction" | "Quote" | "Lookup" | "Token" | "DelegatedKey" | "CardFundingSource" | "ScaReset" | "Card" | "CardTransaction"
-const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Transaction", "Quote", "Lookup", "Token", "DelegatedKey", "CardFundingSource", "ScaReset", "Card", "CardTransaction"]
+export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Transaction" | "Quote" | "Lookup" | "Token" | "DelegatedKey" | "CardFundingSource" | "ScaReset" | "Card" | "CardTransaction" | "Stablecoin" | "StablecoinOperation" | "StablecoinProviderAccount"
+const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Transaction", "Quote", "Lookup", "Token", "DelegatedKey", "CardFundingSource", "ScaReset", "Card", "CardTransaction", "Stablecoin", "StablecoinOperation", "StablecoinProviderAccount"]
 const idPattern = /^([A-Za-z]+):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** A signed retry's first leg, kept so a later request can send a second leg for it. */

@@ -44,6 +44,10 @@ const cardAuth = (x: Ctx) => ({
   currency: { code: x.r.pick(["USDB", "USD"]) },
   merchant: { descriptor: `FUZZ SHOP ${x.r.pick(["", "002", "003", "005", "006"])}`, mcc: "5814", country: "US" }
 })
+// Whole cents of a 6-decimal stablecoin ending in the sandbox's suffixes, and one that is not whole cents.
+const stablecoinAmount = (x: Ctx) => x.r.pick(["10020000", "10030000", "1000000", "50000000", "1000001"])
+// Stablecoin writes require a key; a small set makes replays and reuses with another body happen.
+const idempotencyKey = (x: Ctx) => ({ "idempotency-key": `fuzz-key-${x.r.int(50)}` })
 const email = (x: Ctx) => `f${x.r.int(1e9)}@example.com`
 const digits = (x: Ctx, length: number) => Array.from({ length }, () => x.r.int(10)).join("")
 // The sandbox's suffix tables decide outcomes by the last digits: cover them.
@@ -359,7 +363,54 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   sandboxSimulateCardFinancialCreditAuthorization: (x) => ({ params: { id: card(x) }, body: cardAuth(x) }),
   sandboxSimulateCardAuthorizationAdvice: (x) => ({ params: { id: card(x) }, body: { cardTransactionId: cardTransaction(x), amount: amount(x) } }),
   sandboxSimulateCardCreditAuthorizationAdvice: (x) => ({ params: { id: card(x) }, body: cardAuth(x) }),
-  sandboxSimulateCardReturnReversal: (x) => ({ params: { id: card(x) }, body: { cardTransactionId: cardTransaction(x) } })
+  sandboxSimulateCardReturnReversal: (x) => ({ params: { id: card(x) }, body: { cardTransactionId: cardTransaction(x) } }),
+  // Stablecoins (issue 16): every link suffix, registration with and without a named link, mints
+  // and burns of every source over every sandbox amount (cents ending 002, 003, else).
+  linkStablecoinProviderAccount: (x) => ({
+    params: {},
+    headers: idempotencyKey(x),
+    body: { provider: "BRALE", apiClientId: `fuzz-client-${x.r.int(20)}${x.r.pick(["", "002", "003", "004"])}`, apiClientSecret: "fuzz-secret" }
+  }),
+  listStablecoinProviderAccounts: (x) => ({ params: {}, query: listQuery(x, ["provider=BRALE", "status=ACTIVE", "status=REVOKED", "status=INVALID"]) }),
+  getStablecoinProviderAccount: (x) => ({ params: { stablecoinProviderAccountId: x.pool.id("StablecoinProviderAccount", n(x)) } }),
+  registerStablecoin: (x) => ({
+    params: {},
+    headers: idempotencyKey(x),
+    body: {
+      providerTokenIdentifier: `FZ${x.r.int(1e6)}`,
+      networkTokenIdentifier: `btkn1${Array.from({ length: 38 }, () => x.r.pick([..."qpzry9x8gf2tvdw0s3jn54khce6mua7l"])).join("")}`,
+      network: "SPARK",
+      ...(x.r.chance(0.5) ? { stablecoinProviderAccountId: x.pool.id("StablecoinProviderAccount", n(x)) } : {})
+    }
+  }),
+  listStablecoins: (x) => ({ params: {}, query: listQuery(x, ["issuanceStatus=PROVISIONED", "gridOperationsStatus=NOT_ENABLED", "provider=BRALE"]) }),
+  getStablecoin: (x) => ({ params: { stablecoinId: x.pool.id("Stablecoin", n(x)) } }),
+  createStablecoinMint: (x) => ({
+    params: { stablecoinId: x.pool.id("Stablecoin", n(x)) },
+    headers: idempotencyKey(x),
+    body: {
+      amount: stablecoinAmount(x),
+      fundingSource: x.r.pick([
+        { type: "WIRE" },
+        { type: "ACH_DEBIT", externalAccountId: external(x) },
+        { type: "SAME_DAY_ACH_DEBIT", externalAccountId: external(x) },
+        { type: "GRID_INTERNAL_ACCOUNT", accountId: account(x) },
+        { type: "PROVIDER_INTERNAL_BALANCE", sourceTokenIdentifier: "USDC", cryptoNetwork: "SOLANA" }
+      ]),
+      destination: { accountId: external(x) }
+    }
+  }),
+  createStablecoinBurn: (x) => ({
+    params: { stablecoinId: x.pool.id("Stablecoin", n(x)) },
+    headers: idempotencyKey(x),
+    body: {
+      amount: stablecoinAmount(x),
+      source: x.r.pick([{ type: "EXTERNAL_ACCOUNT" }, { type: "PROVIDER_INTERNAL_BALANCE" }, { type: "GRID_INTERNAL_ACCOUNT", accountId: account(x) }]),
+      destination: { type: "EXTERNAL_ACCOUNT", externalAccountId: external(x), rail: x.r.pick(["WIRE", "ACH_CREDIT", "SAME_DAY_ACH_CREDIT", "RTP_CREDIT"]) }
+    }
+  }),
+  listStablecoinOperations: (x) => ({ params: { stablecoinId: x.pool.id("Stablecoin", n(x)) }, query: listQuery(x, ["operationType=MINT", "operationType=BURN"]) }),
+  getStablecoinOperation: (x) => ({ params: { stablecoinOperationId: x.pool.id("StablecoinOperation", n(x)) } })
 }
 
 const invitation = (x: Ctx) => x.pool.invitationCodes.at(-1 - x.r.int(Math.max(1, x.pool.invitationCodes.length))) ?? "00000000deadbeef"

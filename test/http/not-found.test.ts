@@ -30,6 +30,9 @@ const ids = {
   Invitation: "00000000deadbeef",
   DelegatedKey: "DelegatedKey:00000000-0000-4000-8000-000000000000",
   Card: "Card:00000000-0000-4000-8000-000000000000",
+  Stablecoin: "Stablecoin:00000000-0000-4000-8000-000000000000",
+  StablecoinOperation: "StablecoinOperation:00000000-0000-4000-8000-000000000000",
+  StablecoinProviderAccount: "StablecoinProviderAccount:00000000-0000-4000-8000-000000000000",
 } as const
 type Resource = keyof typeof ids
 
@@ -42,6 +45,7 @@ interface Case {
   readonly body?: unknown
   /** A multipart body instead, for the endpoints that take one. */
   readonly form?: () => FormData
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 const key = newKeyPair()
@@ -154,10 +158,30 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "deleteScaFactor", method: "DELETE", path: `/sca/factors/cred-1?customerId=${ids.Customer}`, resource: "Customer" },
   { operationId: "getTwoFactorResetStatus", method: "GET", path: `/sca/factors/reset/ScaReset:00000000-0000-4000-8000-000000000000?customerId=${ids.Customer}`, resource: "Customer" },
   { operationId: "completeTwoFactorReset", method: "POST", path: `/sca/factors/reset/ScaReset:00000000-0000-4000-8000-000000000000/complete?customerId=${ids.Customer}`, resource: "Customer" },
+  { operationId: "getStablecoin", method: "GET", path: `/stablecoins/${ids.Stablecoin}`, resource: "Stablecoin" },
+  {
+    operationId: "createStablecoinMint",
+    method: "POST",
+    path: `/stablecoins/${ids.Stablecoin}/mints`,
+    resource: "Stablecoin",
+    body: { amount: "1000000", fundingSource: { type: "WIRE" }, destination: { accountId: ids.ExternalAccount } },
+    headers: { "idempotency-key": "not-found-mint" }
+  },
+  {
+    operationId: "createStablecoinBurn",
+    method: "POST",
+    path: `/stablecoins/${ids.Stablecoin}/burns`,
+    resource: "Stablecoin",
+    body: { amount: "1000000", source: { type: "EXTERNAL_ACCOUNT" }, destination: { type: "EXTERNAL_ACCOUNT", externalAccountId: ids.ExternalAccount, rail: "WIRE" } },
+    headers: { "idempotency-key": "not-found-burn" }
+  },
+  { operationId: "listStablecoinOperations", method: "GET", path: `/stablecoins/${ids.Stablecoin}/operations`, resource: "Stablecoin" },
+  { operationId: "getStablecoinOperation", method: "GET", path: `/stablecoin-operations/${ids.StablecoinOperation}`, resource: "StablecoinOperation" },
+  { operationId: "getStablecoinProviderAccount", method: "GET", path: `/stablecoin-provider-accounts/${ids.StablecoinProviderAccount}`, resource: "StablecoinProviderAccount" },
 ]
 
 /** Resources the reference's 404 enum has a code of their own for. */
-const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND", Job: "BULK_UPLOAD_JOB_NOT_FOUND", Transaction: "TRANSACTION_NOT_FOUND", Quote: "QUOTE_NOT_FOUND", Uma: "UMA_NOT_FOUND", Token: "TOKEN_NOT_FOUND", Invitation: "INVITATION_NOT_FOUND" }
+const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND", Job: "BULK_UPLOAD_JOB_NOT_FOUND", Transaction: "TRANSACTION_NOT_FOUND", Quote: "QUOTE_NOT_FOUND", Uma: "UMA_NOT_FOUND", Token: "TOKEN_NOT_FOUND", Invitation: "INVITATION_NOT_FOUND", StablecoinProviderAccount: "STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND" }
 
 const referenceCodes = (referenceFacts.schemas["Error404"] as { properties: { code: { enum: Array<string> } } }).properties.code.enum
 
@@ -174,7 +198,8 @@ describe("a missing id answers the reference's 404 code", () => {
   })
 
   it.each(cases)("$operationId", async (c) => {
-    const res = await t.request(c.method, V + c.path, c.form !== undefined ? { form: c.form() } : c.body === undefined ? {} : { body: c.body })
+    const headers = c.headers === undefined ? {} : { headers: { ...c.headers } }
+    const res = await t.request(c.method, V + c.path, c.form !== undefined ? { form: c.form(), ...headers } : c.body === undefined ? headers : { body: c.body, ...headers })
     expect([res.status, res.body.code], JSON.stringify(res.body)).toEqual([404, ownCodes[c.resource] ?? "REFERENCE_NOT_FOUND"])
     expect(referenceCodes).toContain(res.body.code)
     if (ownCodes[c.resource] === undefined) expect(res.body.details).toEqual({ resource: c.resource, id: ids[c.resource] })

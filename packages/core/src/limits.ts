@@ -232,3 +232,15 @@ export const CARD_ACTIVATION_DELAY_MS = 30_000
 export const CARD_PULL_DELAY_MS = 30_000
 export const CARD_REVEAL_LIFETIME_MS = 5 * 60_000
 export const CARD_VALIDITY_YEARS = 3
+
+/**
+ * Stablecoin issuance (DECISIONS #360): the sandbox provider takes this long for each of its
+ * steps (accepting an operation, then completing or failing it); money an operation waits for
+ * (a wire, a deposit to the burn address) arrives this long after it was created; an operation
+ * waiting for money expires this long after it was created; a link whose apiClientId ends 003 or
+ * 004 is revoked or turns invalid this long after it was linked.
+ */
+export const STABLECOIN_PROVIDER_STEP_MS = 10_000
+export const STABLECOIN_FUNDS_ARRIVAL_MS = 60_000
+export const STABLECOIN_FUNDING_WINDOW_MS = 7 * 24 * 3_600_000
+export const STABLECOIN_LINK_CHANGE_MS = 30_000

@@ -84,6 +84,7 @@ export const deviations: Deviations = {
   // reference declares only on the SCA writes (#228). A POST that takes no body still refuses one it
   // cannot read (deeper than the JSON limit, not JSON): 400, undeclared on these body-less ones.
   // revealCard: the reference takes no body; Tessera's optional clientPublicKey can be malformed (#205).
+  // listStablecoinOperations: its paging and operationType filter are validated like every list's (#366).
   addedErrorResponses: {
     uploadCustomersCsv: { "400": "Error400" },
     executeQuote: { "202": "SignedRequestChallenge" },
@@ -95,7 +96,8 @@ export const deviations: Deviations = {
     resendQuoteScaCode: { "400": "Error400" },
     sendCustomerEmailVerification: { "400": "Error400" },
     sendCustomerPhoneVerification: { "400": "Error400" },
-    revealCard: { "400": "Error400" }
+    revealCard: { "400": "Error400" },
+    listStablecoinOperations: { "400": "Error400" }
   },
   addedErrorCodes: {
     createCard: { "400": ["FUNDING_SOURCE_INELIGIBLE"] },

@@ -20,6 +20,7 @@ import type { DelegatedKeyRecord } from "./delegated-keys/delegated-key.ts"
 import type { ScaProfileRecord, ScaResetRecord } from "./sca/records.ts"
 import type { CardRecord } from "./cards/card.ts"
 import type { StoredTransaction } from "./transactions/stored.ts"
+import type { StablecoinOperationRecord, StablecoinProviderAccountRecord, StablecoinRecord } from "./stablecoins/records.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -189,4 +190,30 @@ export const Cards = collection<CardRecord>()("cards", (c) => c.id, {
   accountId: { kind: "plain", keys: (c) => c.fundingSources },
   platformCardId: { kind: "plain", keys: (c) => c.platformCardId },
   state: { kind: "plain", keys: (c) => c.state }
+})
+
+/**
+ * Stablecoin provider account links (DECISIONS #352): one per provider account, so linking the
+ * same account again refreshes its credentials; the list filters and the selection rule read the
+ * status index.
+ */
+export const StablecoinProviderAccounts = collection<StablecoinProviderAccountRecord>()("stablecoinProviderAccounts", (a) => a.id, {
+  account: { kind: "unique", keys: (a) => `${a.provider}|${a.providerAccountId}` },
+  provider: { kind: "plain", keys: (a) => a.provider },
+  status: { kind: "plain", keys: (a) => a.status }
+})
+
+/** Registered stablecoins: one per provider token and one per network token (a second is 409, #354). */
+export const Stablecoins = collection<StablecoinRecord>()("stablecoins", (s) => s.id, {
+  providerToken: { kind: "unique", keys: (s) => `${s.provider}|${s.providerEnvironment}|${s.providerTokenIdentifier.toUpperCase()}` },
+  networkToken: { kind: "unique", keys: (s) => s.networkTokenIdentifier },
+  issuanceStatus: { kind: "plain", keys: (s) => s.issuanceStatus },
+  gridOperationsStatus: { kind: "plain", keys: (s) => s.gridOperationsStatus },
+  provider: { kind: "plain", keys: (s) => s.provider }
+})
+
+/** Mints and burns, listed per stablecoin (and type), newest first. */
+export const StablecoinOperations = collection<StablecoinOperationRecord>()("stablecoinOperations", (o) => o.id, {
+  stablecoin: { kind: "plain", counted: true, keys: (o) => o.stablecoinId },
+  stablecoinType: { kind: "plain", keys: (o) => `${o.stablecoinId}|${o.operationType}` }
 })

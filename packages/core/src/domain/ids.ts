@@ -36,7 +36,11 @@ export const idTypes = [
   // A 2FA reset of an SCA factor (`POST /sca/factors/reset`).
   "ScaReset",
   // A card (`POST /cards`) and a transaction on one (the sandbox card simulators).
-  "CardTransaction"
+  "CardTransaction",
+  // Stablecoin issuance: a registered stablecoin, a mint or burn, a linked provider account.
+  "Stablecoin",
+  "StablecoinOperation",
+  "StablecoinProviderAccount"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

@@ -18,7 +18,9 @@ const referenced = {
   CardFundingSource: "Card funding source",
   DelegatedKey: "Delegated key",
   ScaFactor: "SCA factor",
-  ScaReset: "2FA reset"
+  ScaReset: "2FA reset",
+  Stablecoin: "Stablecoin",
+  StablecoinOperation: "Stablecoin operation"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

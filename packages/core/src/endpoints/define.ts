@@ -5,7 +5,7 @@ import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../signed-retry/target.ts"
 
 /** The resource groups, named as in `domain/` and `operations/`. */
-export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents", "exchange-rates", "receivers", "crypto", "transactions", "quotes", "invitations", "delegated-keys", "directories", "sca", "cards"] as const
+export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents", "exchange-rates", "receivers", "crypto", "transactions", "quotes", "invitations", "delegated-keys", "directories", "sca", "cards", "stablecoins"] as const
 export type EndpointGroup = (typeof endpointGroups)[number]
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT"

@@ -24,7 +24,10 @@ const transact = new Set([
   "confirmReceiptDelivery",
   "sandboxSend",
   "sandboxReceive",
-  "sandboxFundInternalAccount"
+  "sandboxFundInternalAccount",
+  // A mint or burn moves the platform's money through the stablecoin's reserve.
+  "createStablecoinMint",
+  "createStablecoinBurn"
 ])
 
 /** Writes nothing: computed answers a reader may ask for with POST. */

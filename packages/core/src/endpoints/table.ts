@@ -20,6 +20,7 @@ import { webhookEndpoints } from "./webhooks.ts"
 import { configEndpoints } from "./config.ts"
 import { tokenEndpoints } from "./tokens.ts"
 import { invitationEndpoints } from "./invitations.ts"
+import { stablecoinEndpoints } from "./stablecoins.ts"
 
 /**
  * Every endpoint of the API, each declared once. The HTTP adapter's route table, the served
@@ -50,7 +51,8 @@ export const endpoints = [
   ...directoryEndpoints,
   ...scaEndpoints,
   ...cardEndpoints,
-  ...sandboxCardEndpoints
+  ...sandboxCardEndpoints,
+  ...stablecoinEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

@@ -18,7 +18,10 @@ import {
   SignedRequests,
   Transactions,
   Verifications,
-  Cards
+  Cards,
+  StablecoinOperations,
+  StablecoinProviderAccounts,
+  Stablecoins
 } from "../collections.ts"
 import { CardRecordState, CardTransactionState } from "./card-state.ts"
 import { DateTimeString } from "../common.ts"
@@ -49,6 +52,7 @@ import { quoteStateCollections } from "./quote-state.ts"
 import { scaStateCollections } from "./sca-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
 import { invitationStateCollections } from "./invitation-state.ts"
+import { stablecoinStateCollections } from "./stablecoin-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -85,7 +89,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   ...invitationStateCollections,
   { collection: DelegatedKeys, schema: DelegatedKeyState },
   ...scaStateCollections,
-  { collection: Cards, schema: CardRecordState }
+  { collection: Cards, schema: CardRecordState },
+  ...stablecoinStateCollections
 ]
 
 export interface PlatformState {
@@ -132,7 +137,10 @@ const uniqueKeys: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: Customers.name, field: "umaAddress", key: byIndex(Customers, "umaAddress") },
   { collection: ExternalAccounts.name, field: "identityKey", key: byIndex(ExternalAccounts, "identity") },
   { collection: ExternalAccounts.name, field: "defaultUmaDepositAccount", key: byIndex(ExternalAccounts, "defaultUma") },
-  { collection: DelegatedKeys.name, field: "activeFundingSource", key: byIndex(DelegatedKeys, "activeFundingSource") }
+  { collection: DelegatedKeys.name, field: "activeFundingSource", key: byIndex(DelegatedKeys, "activeFundingSource") },
+  { collection: StablecoinProviderAccounts.name, field: "providerAccountId", key: byIndex(StablecoinProviderAccounts, "account") },
+  { collection: Stablecoins.name, field: "providerTokenIdentifier", key: byIndex(Stablecoins, "providerToken") },
+  { collection: Stablecoins.name, field: "networkTokenIdentifier", key: byIndex(Stablecoins, "networkToken") }
 ]
 
 /** Ids a record names that must exist in the document (these records are never removed). */
@@ -147,7 +155,10 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: KycLinks.name, field: "customerId", target: Customers.name },
   { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name },
   { collection: DelegatedKeys.name, field: "accountId", target: InternalAccounts.name },
-  { collection: Cards.name, field: "cardholderId", target: Customers.name }
+  { collection: Cards.name, field: "cardholderId", target: Customers.name },
+  { collection: Stablecoins.name, field: "stablecoinProviderAccountId", target: StablecoinProviderAccounts.name },
+  { collection: StablecoinOperations.name, field: "stablecoinId", target: Stablecoins.name },
+  { collection: StablecoinOperations.name, field: "stablecoinProviderAccountId", target: StablecoinProviderAccounts.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {

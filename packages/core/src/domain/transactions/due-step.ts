@@ -1,12 +1,13 @@
 import { collection, sortableInstant } from "../../ports/store.ts"
 import type { PlanStep } from "./outcome-plan.ts"
+import type { StablecoinPlanStep } from "../stablecoins/records.ts"
 
 /**
  * A step of a transaction's outcome waiting for its time on the engine's clock. Only the next
  * step of a transaction is due at any moment; applying it writes the one after (`rest`), so the
  * steps of one transaction apply in order whatever the clock jumps over.
  */
-export type DueStepRecord = PaymentDueStep | CardDueStep
+export type DueStepRecord = PaymentDueStep | CardDueStep | StablecoinOperationDueStep | StablecoinLinkDueStep
 
 interface DueBase {
   readonly id: string
@@ -29,6 +30,25 @@ export interface PaymentDueStep extends DueBase {
  */
 export interface CardDueStep extends DueBase {
   readonly kind: "CARD_ACTIVATION" | "CARD_PULL_CONFIRMATION"
+}
+
+/**
+ * A stablecoin mint or burn's next sandbox step (DECISIONS #360): `steps` is the rest of its
+ * plan, the first one due at `dueAtMs`. `transactionId` is the operation's id.
+ */
+export interface StablecoinOperationDueStep extends DueBase {
+  readonly kind: "STABLECOIN_OPERATION"
+  readonly steps: ReadonlyArray<StablecoinPlanStep>
+}
+
+/**
+ * A provider account link the sandbox revokes or invalidates later (DECISIONS #361); `linkedAt`
+ * is the link's `updatedAt` when scheduled, so linking the account again cancels it.
+ */
+export interface StablecoinLinkDueStep extends DueBase {
+  readonly kind: "STABLECOIN_PROVIDER_ACCOUNT"
+  readonly status: "REVOKED" | "INVALID"
+  readonly linkedAt: string
 }
 
 /**

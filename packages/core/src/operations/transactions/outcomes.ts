@@ -12,6 +12,7 @@ import { SERVER_SCOPE, Store } from "../../ports/store.ts"
 import { postFunds } from "./ledger-postings.ts"
 import { isPayment } from "../../domain/transactions/stored.ts"
 import { applyCardDueStep } from "../cards/due.ts"
+import { applyStablecoinDueStep } from "../stablecoins/steps.ts"
 
 /**
  * Steps a transaction through its machine at `atMs` and writes what the step caused: the ledger
@@ -103,6 +104,7 @@ export const applyDueStep = (dueId: string) =>
           if (Option.isNone(due)) return false
           yield* store.remove(DueSteps, SERVER_SCOPE, dueId)
           const d = due.value
+          if (d.kind === "STABLECOIN_OPERATION" || d.kind === "STABLECOIN_PROVIDER_ACCOUNT") return yield* applyStablecoinDueStep(d)
           if (d.kind !== undefined) return yield* applyCardDueStep(d)
           const t = yield* store.get(Transactions, d.scope, d.transactionId)
           // A payment's step finds a payment (a card transaction's steps are the card kinds).
