@@ -20,6 +20,7 @@ import type { DelegatedKeyRecord } from "./delegated-keys/delegated-key.ts"
 import type { ScaProfileRecord, ScaResetRecord } from "./sca/records.ts"
 import type { CardRecord } from "./cards/card.ts"
 import type { StoredTransaction } from "./transactions/stored.ts"
+import type { AgentActionRecord, AgentCredentialRecord, AgentDeviceCodeRecord, AgentQuoteRecord, AgentRecord } from "./agents/agent.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -189,4 +190,38 @@ export const Cards = collection<CardRecord>()("cards", (c) => c.id, {
   accountId: { kind: "plain", keys: (c) => c.fundingSources },
   platformCardId: { kind: "plain", keys: (c) => c.platformCardId },
   state: { kind: "plain", keys: (c) => c.state }
+})
+
+/** Agents of a platform (`/agents`, DECISIONS #370), with the reference's list filters as indexes. */
+export const Agents = collection<AgentRecord>()("agents", (a) => a.id, {
+  customerId: { kind: "plain", keys: (a) => a.customerId },
+  isPaused: { kind: "plain", keys: (a) => String(a.isPaused) },
+  isConnected: { kind: "plain", keys: (a) => String(a.isConnected) },
+  createdAt: { kind: "ordered", keys: (a) => sortableTimestamp(a.createdAt) },
+  updatedAt: { kind: "ordered", keys: (a) => sortableTimestamp(a.updatedAt) }
+})
+
+/** Actions agents submitted (transfers, quote executions); `pending` is the platform's approval queue. */
+export const AgentActions = collection<AgentActionRecord>()("agentActions", (a) => a.id, {
+  agentId: { kind: "plain", keys: (a) => a.agentId },
+  customerId: { kind: "plain", keys: (a) => a.customerId },
+  status: { kind: "plain", keys: (a) => a.status },
+  pending: { kind: "plain", keys: (a) => (a.status === "PENDING_APPROVAL" ? "yes" : undefined) },
+  createdAt: { kind: "ordered", keys: (a) => sortableTimestamp(a.createdAt) }
+})
+
+/** The quotes agents created, by quote id. */
+export const AgentQuotes = collection<AgentQuoteRecord>()("agentQuotes", (q) => q.id)
+
+/**
+ * Device codes and agent credentials live in the server scope, like API tokens (DECISIONS #373):
+ * redemption and Bearer authentication find them before they know the platform. Credentials,
+ * not sandbox state: a state document does not carry them, and one whose agent is gone (deleted,
+ * reset) authenticates nobody.
+ */
+export const AgentDeviceCodes = collection<AgentDeviceCodeRecord>()("agentDeviceCodes", (c) => c.id, {
+  agentId: { kind: "plain", keys: (c) => c.agentId }
+})
+export const AgentCredentials = collection<AgentCredentialRecord>()("agentCredentials", (c) => c.id, {
+  agentId: { kind: "plain", keys: (c) => c.agentId }
 })

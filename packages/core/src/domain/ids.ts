@@ -36,7 +36,10 @@ export const idTypes = [
   // A 2FA reset of an SCA factor (`POST /sca/factors/reset`).
   "ScaReset",
   // A card (`POST /cards`) and a transaction on one (the sandbox card simulators).
-  "CardTransaction"
+  "CardTransaction",
+  // An agent (`/agents`) and an action it submitted (a transfer or a quote execution).
+  "Agent",
+  "AgentAction"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

@@ -18,7 +18,10 @@ const referenced = {
   CardFundingSource: "Card funding source",
   DelegatedKey: "Delegated key",
   ScaFactor: "SCA factor",
-  ScaReset: "2FA reset"
+  ScaReset: "2FA reset",
+  Agent: "Agent",
+  AgentAction: "Agent action",
+  AgentDeviceCode: "Device code"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

@@ -24,7 +24,10 @@ const transact = new Set([
   "confirmReceiptDelivery",
   "sandboxSend",
   "sandboxReceive",
-  "sandboxFundInternalAccount"
+  "sandboxFundInternalAccount",
+  // Approving an agent's action runs its transfer or quote execution (DECISIONS #380).
+  "approveAgentAction",
+  "rejectAgentAction"
 ])
 
 /** Writes nothing: computed answers a reader may ask for with POST. */

@@ -20,6 +20,8 @@ import { webhookEndpoints } from "./webhooks.ts"
 import { configEndpoints } from "./config.ts"
 import { tokenEndpoints } from "./tokens.ts"
 import { invitationEndpoints } from "./invitations.ts"
+import { agentEndpoints } from "./agents.ts"
+import { agentMeEndpoints } from "./agents-me.ts"
 
 /**
  * Every endpoint of the API, each declared once. The HTTP adapter's route table, the served
@@ -50,7 +52,9 @@ export const endpoints = [
   ...directoryEndpoints,
   ...scaEndpoints,
   ...cardEndpoints,
-  ...sandboxCardEndpoints
+  ...sandboxCardEndpoints,
+  ...agentEndpoints,
+  ...agentMeEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]
