@@ -67,7 +67,8 @@ describe.each(kinds)("sandbox state over HTTP (%s store)", (kind) => {
     expect(Object.keys(doc.collections)).toEqual([
       "customers", "internalAccounts", "authMethods", "sessions", "signedRequests", "processingControls", "otpIssuances", "passkeyChallenges", "externalAccounts",
       "documents", "documentFiles", "beneficialOwners", "verifications", "kycLinks", "bulkImportJobs", "transactions", "ledgerBalances", "ledgerMovements",
-      "receiverLookups", "quotes", "idempotencyKeys", "invitations", "delegatedKeys", "scaProfiles", "scaResets", "cards"
+      "receiverLookups", "quotes", "idempotencyKeys", "invitations", "delegatedKeys", "scaProfiles", "scaResets", "cards",
+      "agents", "agentActions", "agentQuotes"
     ])
 
     const b = await start("virtual")

@@ -18,7 +18,8 @@ import {
   SignedRequests,
   Transactions,
   Verifications,
-  Cards
+  Cards,
+  Agents
 } from "../collections.ts"
 import { CardRecordState, CardTransactionState } from "./card-state.ts"
 import { DateTimeString } from "../common.ts"
@@ -49,6 +50,7 @@ import { quoteStateCollections } from "./quote-state.ts"
 import { scaStateCollections } from "./sca-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
 import { invitationStateCollections } from "./invitation-state.ts"
+import { agentStateCollections } from "./agent-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -85,7 +87,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   ...invitationStateCollections,
   { collection: DelegatedKeys, schema: DelegatedKeyState },
   ...scaStateCollections,
-  { collection: Cards, schema: CardRecordState }
+  { collection: Cards, schema: CardRecordState },
+  ...agentStateCollections
 ]
 
 export interface PlatformState {
@@ -147,7 +150,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: KycLinks.name, field: "customerId", target: Customers.name },
   { collection: ReceiverLookups.name, field: "senderCustomerId", target: Customers.name },
   { collection: DelegatedKeys.name, field: "accountId", target: InternalAccounts.name },
-  { collection: Cards.name, field: "cardholderId", target: Customers.name }
+  { collection: Cards.name, field: "cardholderId", target: Customers.name },
+  { collection: Agents.name, field: "customerId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {

@@ -70,15 +70,18 @@ export const revokeAgentAccess = (agentId: string, keepCodes = false) =>
 
 /**
  * POST /agents/{agentId}/device-codes (201): a new code, the earlier unredeemed ones removed (they
- * no longer redeem, and their status is 404). A connected agent is refused with 409: its
- * credential stays valid, and reinstalling is deleting and creating the agent (DECISIONS #372).
+ * no longer redeem, and their status is 404). An agent holding a live credential is refused with
+ * 409: the credential stays valid, and reinstalling is deleting and creating the agent (DECISIONS
+ * #372). One without (imported from a state document) gets a code, which replaces nothing.
  */
 export const regenerateDeviceCode = (platform: PlatformRecord, agentId: string) =>
   Effect.flatMap(Store, (store) =>
     store.transaction(
       Effect.gen(function* () {
         const agent = yield* loadAgent(platform, agentId)
-        if (agent.isConnected)
+        // Connected means holding a live credential: an agent imported from a state document has none here.
+        const [credential] = yield* store.findBy(AgentCredentials, SERVER_SCOPE, "agentId", agent.id)
+        if (agent.isConnected && credential !== undefined)
           return yield* new Conflict({ message: `Agent ${agent.id} is already connected; delete it and create a new one to reinstall`, details: { reason: "AGENT_ALREADY_CONNECTED", agentId: agent.id } })
         for (const c of yield* store.findBy(AgentDeviceCodes, SERVER_SCOPE, "agentId", agent.id))
           if (c.redeemedAt === undefined) yield* store.remove(AgentDeviceCodes, SERVER_SCOPE, c.id)
