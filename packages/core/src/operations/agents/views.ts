@@ -36,7 +36,7 @@ export const loadAgent = (platform: PlatformRecord, id: string) =>
 export const loadAction = (platform: PlatformRecord, agentId: string, id: string) =>
   Effect.gen(function* () {
     const found = isId("AgentAction", id) ? yield* (yield* Store).get(AgentActions, platform.id, id) : Option.none()
-    if (Option.isNone(found) || found.value.agentId !== agentId) return yield* Effect.fail(referenceNotFound("AgentAction", id, { agentId }))
+    if (Option.isNone(found) || found.value.agentId !== agentId) return yield* Effect.fail(referenceNotFound("AgentAction", id))
     return found.value
   })
 
