@@ -53,6 +53,16 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("agents over HTTP
     expect((await t.request("GET", `${V}/agents/device-codes/${second.body.code}/status`)).body.redeemed).toBe(false)
   })
 
+  it("two redemptions of one code at once: exactly one gets a token", async () => {
+    const { customerId } = await customerWithAccounts(t, 0)
+    const created = await t.request("POST", `${V}/agents`, { body: { name: "Racer", customerId, policy: policy() } })
+    const code = created.body.deviceCode.code as string
+    const answers = await Promise.all([1, 2, 3].map(() => t.request("POST", `${V}/agents/device-codes/${code}/redeem`, { auth: null })))
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400])
+    const token = answers.find((r) => r.status === 200)!.body.accessToken as string
+    expect((await t.request("GET", `${V}/agents/me`, { auth: `Bearer ${token}` })).status).toBe(200)
+  })
+
   it("/agents/me takes only a live agent credential: none, a wrong one, the platform's Basic, or a deleted agent's is 401", async () => {
     const { customerId } = await customerWithAccounts(t, 0)
     const a = await connectedAgent(t, customerId)
