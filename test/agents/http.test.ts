@@ -255,5 +255,8 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("agents over HTTP
     const unknown = await t.request("POST", `${V}/agents`, { body: { name: "x", customerId: "Customer:00000000-0000-4000-8000-000000000000", policy: policy() } })
     expect([unknown.status, unknown.body.details.errors[0].field]).toEqual([400, "customerId"])
     expect((await t.request("PATCH", `${V}/agents/${a.agentId}`, { body: {} })).status).toBe(400)
+    const badList = await t.request("GET", `${V}/agents/me/actions?status=MAYBE&limit=0`, { auth: a.bearer })
+    expect(badList.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(["limit", "status"])
+    expect((await t.request("GET", `${V}/agents/me/internal-accounts?type=NOPE`, { auth: a.bearer })).status).toBe(400)
   })
 })
