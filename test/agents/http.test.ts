@@ -223,7 +223,8 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("agents over HTTP
 
   it("quotes: an agent reads only its own, and executing one is an action its policy decides", async () => {
     const c = await customerWithAccounts(t)
-    const a = await connectedAgent(t, c.customerId, policy({ defaultExecutionMode: "APPROVAL_REQUIRED" }))
+    // The pull pays into the wallet: that is the internal account the policy's account restrictions name.
+    const a = await connectedAgent(t, c.customerId, policy({ defaultExecutionMode: "APPROVAL_REQUIRED", accountRestrictions: { allowedAccountIds: [c.walletId] } }))
     const q = await t.request("POST", `${V}/agents/me/quotes`, {
       auth: a.bearer,
       body: { source: { sourceType: "ACCOUNT", accountId: c.bankId }, destination: { destinationType: "ACCOUNT", accountId: c.walletId }, lockedCurrencySide: "SENDING", lockedCurrencyAmount: 500 }

@@ -7,6 +7,7 @@ import { isId } from "../../domain/ids.ts"
 import { referenceNotFound } from "../../domain/not-found.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { reply } from "../../domain/reply.ts"
+import type { QuoteRecord } from "../../domain/quotes/quote.ts"
 import { quoteMachine } from "../../machines/quote.ts"
 import { requireActive, requirePermission } from "../../machines/agent-policy.ts"
 import { Store } from "../../ports/store.ts"
@@ -106,6 +107,14 @@ const ownQuote = (platform: PlatformRecord, agent: AgentRecord, id: string) =>
 
 export const getMyQuote = (platform: PlatformRecord, agent: AgentRecord, id: string) => Effect.zipRight(ownQuote(platform, agent, id), getQuote(platform, id))
 
+/** The customer's internal account a quote moves money from, else the one it pays into (what `allowedAccountIds` and account rules name). */
+const internalAccountOf = (q: QuoteRecord): string =>
+  q.sourceKind === "INTERNAL" && q.source.sourceType === "ACCOUNT"
+    ? q.source.accountId
+    : q.destinationKind === "INTERNAL" && q.destination.destinationType === "ACCOUNT"
+      ? q.destination.accountId
+      : ""
+
 /**
  * POST /agents/me/quotes/{quoteId}/execute (200): an EXECUTE_QUOTE action, decided by the policy.
  * A quote that cannot be executed now (expired, executed) is refused at once with the quote's
@@ -129,7 +138,7 @@ export const executeMyQuote = (platform: PlatformRecord, agent: AgentRecord, quo
         type: "EXECUTE_QUOTE",
         amount: quote.totalSendingAmount,
         currency: quote.sendingCurrency.code,
-        internalAccountId: quote.source.sourceType === "ACCOUNT" ? quote.source.accountId : "",
+        internalAccountId: internalAccountOf(quote),
         quoteId: quote.id
       })
       return reply(200, view)
