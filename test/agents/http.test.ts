@@ -152,6 +152,18 @@ describe.each<StoreKind>(["memory", "sqlite", "async-memory"])("agents over HTTP
     expect((await t.request("GET", `${V}/agents/${a.agentId}`)).body.usage.dailyTransactionCount).toBe(0)
   })
 
+  it("an agent's transfer-in pulls into its customer's account through the platform's transfer rules", async () => {
+    const c = await customerWithAccounts(t, 0)
+    const a = await connectedAgent(t, c.customerId)
+    const r = await t.request("POST", `${V}/agents/me/transfer-in`, { auth: a.bearer, body: { source: { accountId: c.externalId }, destination: { accountId: c.walletId }, amount: 300_000 } })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(r.body).toMatchObject({ type: "TRANSFER_IN", status: "APPROVED", transferDetails: { sourceAccountId: c.externalId, destinationAccountId: c.walletId, amount: 300_000, currency: "USDB" } })
+    expect(r.body.transaction).toMatchObject({ type: "INCOMING", customerId: c.customerId })
+    // Not the platform's transfer-in: its bank account is USD, the wallet USDB, and the same rule refuses it.
+    const mismatch = await t.request("POST", `${V}/agents/me/transfer-in`, { auth: a.bearer, body: { source: { accountId: c.bankId }, destination: { accountId: c.walletId }, amount: 300 } })
+    expect([mismatch.status, mismatch.body.code]).toEqual([400, "INVALID_CURRENCY"])
+  })
+
   it("the approval threshold holds a large AUTO transfer for approval and lets a small one run", async () => {
     const c = await customerWithAccounts(t)
     const a = await connectedAgent(t, c.customerId, policy({ approvalThresholds: { currency: "USD", amount: 100 } }))
