@@ -3,7 +3,7 @@
 // (scripts/dev-cli.mjs) and the published `tessera` package (scripts/pack-all.mjs). Loading ~300
 // separate ES modules (Effect's among them) costs about twice the bundle's start time.
 import { createHash } from "node:crypto"
-import { writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -74,6 +74,8 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   // bundle's age with (a second header line), rather than walking every package folder.
   const sources = Object.keys(result.metafile.inputs).filter((p) => p.startsWith("packages/"))
   const code = `${listSources ? `// tessera-sources ${JSON.stringify(sources)}\n` : ""}${result.outputFiles[0].text}`
+  // A fresh clone has no dev/ folder yet (esbuild made it when it wrote the file itself).
+  mkdirSync(dirname(outfile), { recursive: true })
   writeFileSync(outfile, `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`)
   return { metafile: result.metafile, sources }
 }

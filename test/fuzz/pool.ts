@@ -1,6 +1,6 @@
 /** Ids the fuzzer has seen in answers, by their prefix, so later requests address real resources. */
-export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Transaction" | "Quote" | "Lookup" | "Token" | "DelegatedKey" | "CardFundingSource" | "ScaReset" | "Card" | "CardTransaction" | "Stablecoin" | "StablecoinOperation" | "StablecoinProviderAccount"
-const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Transaction", "Quote", "Lookup", "Token", "DelegatedKey", "CardFundingSource", "ScaReset", "Card", "CardTransaction", "Stablecoin", "StablecoinOperation", "StablecoinProviderAccount"]
+export type IdKind = "Customer" | "InternalAccount" | "ExternalAccount" | "AuthMethod" | "Session" | "ScaChallenge" | "BeneficialOwner" | "Verification" | "Document" | "Job" | "Transaction" | "Quote" | "Lookup" | "Token" | "DelegatedKey" | "CardFundingSource" | "ScaReset" | "Card" | "CardTransaction" | "Stablecoin" | "StablecoinOperation" | "StablecoinProviderAccount" | "Agent" | "AgentAction"
+const kinds: ReadonlyArray<string> = ["Customer", "InternalAccount", "ExternalAccount", "AuthMethod", "Session", "ScaChallenge", "BeneficialOwner", "Verification", "Document", "Job", "Transaction", "Quote", "Lookup", "Token", "DelegatedKey", "CardFundingSource", "ScaReset", "Card", "CardTransaction", "Stablecoin", "StablecoinOperation", "StablecoinProviderAccount", "Agent", "AgentAction"]
 const idPattern = /^([A-Za-z]+):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** A signed retry's first leg, kept so a later request can send a second leg for it. */
@@ -23,6 +23,9 @@ export class Pool {
   readonly kycTokens: Array<string> = []
   /** Codes of invitations created, to read, claim and cancel them. */
   readonly invitationCodes: Array<string> = []
+  /** Agents' device codes, to redeem and poll, and the access tokens redeemed for them. */
+  readonly deviceCodes: Array<string> = []
+  readonly agentTokens: Array<string> = []
   /** Customers' UMA addresses, to invite from. */
   readonly umaAddresses: Array<string> = []
   /** The last state document exported (when small), to import again. */
@@ -71,6 +74,9 @@ export class Pool {
     if (operationId === "createCustomerKycLink" && typeof b["token"] === "string") keep(this.kycTokens, b["token"])
     if (operationId === "createInvitation" && typeof b["code"] === "string") keep(this.invitationCodes, b["code"])
     if (operationId === "createCustomer" && typeof b["umaAddress"] === "string") keep(this.umaAddresses, b["umaAddress"])
+    const code = operationId === "createAgent" ? (b["deviceCode"] as Record<string, unknown> | undefined)?.["code"] : operationId === "regenerateAgentDeviceCode" ? b["code"] : undefined
+    if (typeof code === "string") keep(this.deviceCodes, code)
+    if (operationId === "redeemAgentDeviceCode" && typeof b["accessToken"] === "string") keep(this.agentTokens, b["accessToken"])
     if (operationId === "tessera.exportSandboxState" && text.length < 200_000) this.stateDocument = body
   }
 }

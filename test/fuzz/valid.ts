@@ -143,6 +143,50 @@ const otpBundle = (x: Ctx) => {
 }
 
 /** A valid-looking request for every route, keyed by operationId; a test checks none is missing. */
+const agentId = (x: Ctx) => x.pool.id("Agent", n(x))
+const agentAction = (x: Ctx) => x.pool.id("AgentAction", n(x))
+const deviceCode = (x: Ctx) => x.pool.deviceCodes.at(-1 - x.r.int(Math.max(1, x.pool.deviceCodes.length))) ?? "GRID-AGENT-AAAA-BBBB"
+/** An agent's Bearer credential: one redeemed (the newest likeliest live), rarely a made-up one. */
+const asAgent = (x: Ctx) => ({ authorization: `Bearer ${x.r.chance(0.9) ? (x.pool.agentTokens.at(-1 - x.r.int(Math.max(1, Math.min(3, x.pool.agentTokens.length)))) ?? "gat_none") : `gat_${digits(x, 40)}`}` })
+const agentPolicy = (x: Ctx) => ({
+  permissions: x.r.pick([["VIEW_TRANSACTIONS", "CREATE_TRANSFERS", "CREATE_QUOTES", "EXECUTE_QUOTES", "MANAGE_EXTERNAL_ACCOUNTS"], ["VIEW_TRANSACTIONS"], ["CREATE_TRANSFERS"]]),
+  defaultExecutionMode: x.r.pick(["AUTO", "APPROVAL_REQUIRED"]),
+  spendingLimits: { currency: x.r.pick(["USD", "USDB"]), perTransactionLimit: amount(x), ...(x.r.chance(0.5) ? { dailyLimit: x.r.pick([null, amount(x)]), dailyTransactionLimit: x.r.int(5) } : {}) },
+  ...(x.r.chance(0.3) ? { approvalThresholds: { currency: "USD", amount: amount(x) } } : {}),
+  ...(x.r.chance(0.2) ? { accountRestrictions: { allowedAccountIds: [account(x)] } } : {})
+})
+
+/** The agents (issue 16): management with the platform's credentials, `/agents/me/*` with an agent's. */
+const agentTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
+  createAgent: (x) => ({ params: {}, body: { name: `Fuzz agent ${suffix(x)}`, customerId: customer(x), policy: agentPolicy(x) } }),
+  listAgents: (x) => ({ params: {}, query: listQuery(x, ["isConnected=true", "isPaused=false", `customerId=${encodeURIComponent(customer(x))}`]) }),
+  listAgentApprovals: (x) => ({ params: {}, query: listQuery(x, ["sortOrder=asc", `agentId=${encodeURIComponent(agentId(x))}`]) }),
+  getAgentById: (x) => ({ params: { agentId: agentId(x) } }),
+  updateAgent: (x) => ({ params: { agentId: agentId(x) }, body: x.r.chance(0.5) ? { isPaused: x.r.chance(0.3) } : { name: `Renamed ${suffix(x)}` } }),
+  deleteAgent: (x) => ({ params: { agentId: agentId(x) } }),
+  updateAgentPolicy: (x) => ({ params: { agentId: agentId(x) }, body: x.r.chance(0.5) ? { defaultExecutionMode: x.r.pick(["AUTO", "APPROVAL_REQUIRED"]) } : { spendingLimits: { perTransactionLimit: amount(x) } } }),
+  regenerateAgentDeviceCode: (x) => ({ params: { agentId: agentId(x) } }),
+  approveAgentAction: (x) => ({ params: { agentId: agentId(x), actionId: agentAction(x) } }),
+  rejectAgentAction: (x) => ({ params: { agentId: agentId(x), actionId: agentAction(x) }, ...(x.r.chance(0.5) ? { body: { reason: "fuzz" } } : {}) }),
+  getAgentDeviceCodeStatus: (x) => ({ params: { code: deviceCode(x) } }),
+  redeemAgentDeviceCode: (x) => ({ params: { code: deviceCode(x) } }),
+  getAgentMe: (x) => ({ params: {}, headers: asAgent(x) }),
+  agentListTransactions: (x) => ({ params: {}, query: listQuery(x, ["sortOrder=asc", "type=OUTGOING"]), headers: asAgent(x) }),
+  agentGetTransaction: (x) => ({ params: { transactionId: transaction(x) }, headers: asAgent(x) }),
+  agentCreateQuote: (x) => ({ ...validTemplates["createQuote"]!(x), headers: asAgent(x) }),
+  agentGetQuote: (x) => ({ params: { quoteId: x.pool.id("Quote", n(x)) }, headers: asAgent(x) }),
+  agentExecuteQuote: (x) => ({ params: { quoteId: x.pool.latest("Quote") }, headers: asAgent(x) }),
+  agentListActions: (x) => ({ params: {}, query: listQuery(x, ["status=PENDING_APPROVAL"]), headers: asAgent(x) }),
+  agentGetAction: (x) => ({ params: { actionId: agentAction(x) }, headers: asAgent(x) }),
+  agentCreateTransferIn: (x) => ({ params: {}, body: { source: { accountId: external(x) }, destination: { accountId: account(x) }, amount: amount(x) }, headers: asAgent(x) }),
+  agentCreateTransferOut: (x) => ({ params: {}, body: { source: { accountId: account(x) }, destination: { accountId: external(x) }, amount: amount(x) }, headers: asAgent(x) }),
+  agentListInternalAccounts: (x) => ({ params: {}, query: listQuery(x, ["currency=USDB"]), headers: asAgent(x) }),
+  agentListExternalAccounts: (x) => ({ params: {}, query: listQuery(x, ["currency=USD"]), headers: asAgent(x) }),
+  agentCreateExternalAccount: (x) => ({ params: {}, body: externalAccount(x), headers: asAgent(x) }),
+  agentGetExternalAccount: (x) => ({ params: { externalAccountId: external(x) }, headers: asAgent(x) }),
+  agentDeleteExternalAccount: (x) => ({ params: { externalAccountId: external(x) }, headers: asAgent(x) })
+}
+
 export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
   createCustomer: (x) => ({ params: {}, body: x.r.chance(0.7) ? individual(x) : business(x) }),
   listCustomers: (x) => ({ params: {}, query: listQuery(x, ["customerType=INDIVIDUAL", "kycStatus=APPROVED", `platformCustomerId=p-${x.r.int(500)}`]) }),
@@ -410,7 +454,8 @@ export const validTemplates: Readonly<Record<string, (x: Ctx) => Template>> = {
     }
   }),
   listStablecoinOperations: (x) => ({ params: { stablecoinId: x.pool.id("Stablecoin", n(x)) }, query: listQuery(x, ["operationType=MINT", "operationType=BURN"]) }),
-  getStablecoinOperation: (x) => ({ params: { stablecoinOperationId: x.pool.id("StablecoinOperation", n(x)) } })
+  getStablecoinOperation: (x) => ({ params: { stablecoinOperationId: x.pool.id("StablecoinOperation", n(x)) } }),
+  ...agentTemplates
 }
 
 const invitation = (x: Ctx) => x.pool.invitationCodes.at(-1 - x.r.int(Math.max(1, x.pool.invitationCodes.length))) ?? "00000000deadbeef"

@@ -4,6 +4,7 @@ import { deviations, referenceFacts } from "@tessera/adapter-http/openapi"
 import { newKeyPair } from "@tessera/core/testing"
 import { documentForm } from "../support/onboarding-uploads.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
+import { connectedAgent, customerWithAccounts } from "../agents/support.ts"
 
 /**
  * A well-formed id of nothing answers 404 with the reference's code for it on every route that
@@ -33,6 +34,9 @@ const ids = {
   Stablecoin: "Stablecoin:00000000-0000-4000-8000-000000000000",
   StablecoinOperation: "StablecoinOperation:00000000-0000-4000-8000-000000000000",
   StablecoinProviderAccount: "StablecoinProviderAccount:00000000-0000-4000-8000-000000000000",
+  Agent: "Agent:00000000-0000-4000-8000-000000000000",
+  AgentAction: "AgentAction:00000000-0000-4000-8000-000000000000",
+  AgentDeviceCode: "GRID-AGENT-AAAA-BBBB",
 } as const
 type Resource = keyof typeof ids
 
@@ -46,6 +50,8 @@ interface Case {
   /** A multipart body instead, for the endpoints that take one. */
   readonly form?: () => FormData
   readonly headers?: Readonly<Record<string, string>>
+  /** Called with an agent's Bearer credential (the `/agents/me/*` routes). */
+  readonly asAgent?: true
 }
 
 const key = newKeyPair()
@@ -178,6 +184,21 @@ const cases: ReadonlyArray<Case> = [
   { operationId: "listStablecoinOperations", method: "GET", path: `/stablecoins/${ids.Stablecoin}/operations`, resource: "Stablecoin" },
   { operationId: "getStablecoinOperation", method: "GET", path: `/stablecoin-operations/${ids.StablecoinOperation}`, resource: "StablecoinOperation" },
   { operationId: "getStablecoinProviderAccount", method: "GET", path: `/stablecoin-provider-accounts/${ids.StablecoinProviderAccount}`, resource: "StablecoinProviderAccount" },
+  { operationId: "getAgentById", method: "GET", path: `/agents/${ids.Agent}`, resource: "Agent" },
+  { operationId: "updateAgent", method: "PATCH", path: `/agents/${ids.Agent}`, resource: "Agent", body: { name: "Renamed" } },
+  { operationId: "deleteAgent", method: "DELETE", path: `/agents/${ids.Agent}`, resource: "Agent" },
+  { operationId: "updateAgentPolicy", method: "PATCH", path: `/agents/${ids.Agent}/policy`, resource: "Agent", body: { defaultExecutionMode: "AUTO" } },
+  { operationId: "regenerateAgentDeviceCode", method: "POST", path: `/agents/${ids.Agent}/device-codes`, resource: "Agent" },
+  { operationId: "approveAgentAction", method: "POST", path: `/agents/${ids.Agent}/actions/${ids.AgentAction}/approve`, resource: "Agent" },
+  { operationId: "rejectAgentAction", method: "POST", path: `/agents/${ids.Agent}/actions/${ids.AgentAction}/reject`, resource: "Agent" },
+  { operationId: "getAgentDeviceCodeStatus", method: "GET", path: `/agents/device-codes/${ids.AgentDeviceCode}/status`, resource: "AgentDeviceCode" },
+  { operationId: "redeemAgentDeviceCode", method: "POST", path: `/agents/device-codes/${ids.AgentDeviceCode}/redeem`, resource: "AgentDeviceCode" },
+  { operationId: "agentGetTransaction", method: "GET", path: `/agents/me/transactions/${ids.Transaction}`, resource: "Transaction", asAgent: true },
+  { operationId: "agentGetQuote", method: "GET", path: `/agents/me/quotes/${ids.Quote}`, resource: "Quote", asAgent: true },
+  { operationId: "agentExecuteQuote", method: "POST", path: `/agents/me/quotes/${ids.Quote}/execute`, resource: "Quote", asAgent: true },
+  { operationId: "agentGetAction", method: "GET", path: `/agents/me/actions/${ids.AgentAction}`, resource: "AgentAction", asAgent: true },
+  { operationId: "agentGetExternalAccount", method: "GET", path: `/agents/me/external-accounts/${ids.ExternalAccount}`, resource: "ExternalAccount", asAgent: true },
+  { operationId: "agentDeleteExternalAccount", method: "DELETE", path: `/agents/me/external-accounts/${ids.ExternalAccount}`, resource: "ExternalAccount", asAgent: true },
 ]
 
 /** Resources the reference's 404 enum has a code of their own for. */
@@ -186,8 +207,11 @@ const ownCodes: Partial<Record<Resource, string>> = { Customer: "USER_NOT_FOUND"
 const referenceCodes = (referenceFacts.schemas["Error404"] as { properties: { code: { enum: Array<string> } } }).properties.code.enum
 
 let t: TestServer
+let agentBearer: string
 beforeAll(async () => {
   t = await startTestServer("memory")
+  const { customerId } = await customerWithAccounts(t, 0)
+  agentBearer = (await connectedAgent(t, customerId)).bearer
 })
 afterAll(() => t.close())
 
@@ -198,8 +222,11 @@ describe("a missing id answers the reference's 404 code", () => {
   })
 
   it.each(cases)("$operationId", async (c) => {
-    const headers = c.headers === undefined ? {} : { headers: { ...c.headers } }
-    const res = await t.request(c.method, V + c.path, c.form !== undefined ? { form: c.form(), ...headers } : c.body === undefined ? headers : { body: c.body, ...headers })
+    const res = await t.request(c.method, V + c.path, {
+      ...(c.form !== undefined ? { form: c.form() } : c.body === undefined ? {} : { body: c.body }),
+      ...(c.headers === undefined ? {} : { headers: { ...c.headers } }),
+      ...(c.asAgent === true ? { auth: agentBearer } : {})
+    })
     expect([res.status, res.body.code], JSON.stringify(res.body)).toEqual([404, ownCodes[c.resource] ?? "REFERENCE_NOT_FOUND"])
     expect(referenceCodes).toContain(res.body.code)
     if (ownCodes[c.resource] === undefined) expect(res.body.details).toEqual({ resource: c.resource, id: ids[c.resource] })

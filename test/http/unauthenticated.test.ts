@@ -20,7 +20,10 @@ describe("every route needs credentials", () => {
   })
   afterAll(async () => t.close())
 
-  const routes = endpoints.map((e) => ({ operationId: e.operationId, method: e.method, path: `${V}${concrete(e.path)}` }))
+  // The device code's redemption takes the code as its credential (the reference's `security: []`, #371).
+  const routes = endpoints
+    .filter((e) => e.auth !== "device-code")
+    .map((e) => ({ operationId: e.operationId, method: e.method, path: `${V}${concrete(e.path)}`, scheme: e.auth === "agent" ? "Bearer" : "Basic" }))
 
   it("the table has routes of every issue-13 group", () => {
     const ids = new Set(routes.map((r) => r.operationId))
@@ -28,11 +31,23 @@ describe("every route needs credentials", () => {
       expect(ids.has(id), id).toBe(true)
   })
 
-  it.each(routes)("$operationId ($method) without credentials → 401 UNAUTHORIZED", async ({ method, path }) => {
+  it.each(routes)("$operationId ($method) without credentials → 401 UNAUTHORIZED", async ({ method, path, scheme }) => {
     const r = await t.request(method, path, { auth: null, ...(method === "GET" || method === "DELETE" ? {} : { body: {} }) })
     expect(r.status).toBe(401)
     expect(r.body).toMatchObject({ status: 401, code: "UNAUTHORIZED" })
-    expect(r.headers.get("www-authenticate")).toMatch(/^Basic /)
+    expect(r.headers.get("www-authenticate")?.startsWith(`${scheme} `)).toBe(true)
+  })
+
+  it.each(routes.filter((r) => r.scheme === "Bearer"))("$operationId with the platform's own Basic credentials → 401: they are no agent's", async ({ method, path }) => {
+    const r = await t.request(method, path, method === "GET" || method === "DELETE" ? {} : { body: {} })
+    expect(r.status).toBe(401)
+    expect(r.headers.get("www-authenticate")).toMatch(/^Bearer /)
+  })
+
+  it("the device code's redemption needs no credentials, and an unknown code is 404", async () => {
+    const r = await t.request("POST", `${V}/agents/device-codes/GRID-AGENT-AAAA-BBBB/redeem`, { auth: null, body: {} })
+    expect(r.status).toBe(404)
+    expect(r.body).toMatchObject({ status: 404, code: "REFERENCE_NOT_FOUND" })
   })
 
   // Four, not more: the fifth wrong secret for one client id within a minute is answered 429 (#128).

@@ -19,7 +19,7 @@ describe("machines/ is pure", () => {
   })
   it("holds the machines the design names", () => {
     expect(files.sort()).toEqual(
-      ["card-transaction.ts", "card.ts", "contact-verification.ts", "credential-set.ts", "delegated-key.ts", "external-account-status.ts", "invitation.ts", "kyc.ts", "ledger.ts", "otp.ts", "outbox-delivery.ts", "quote.ts", "sca-challenge.ts", "sca-factors.ts", "sca-reset.ts", "sca-session.ts", "session.ts", "signed-request.ts", "stablecoin-operation.ts", "transaction.ts", "transition.ts", "verification-requirements.ts", "verification.ts"]
+      ["agent-action.ts", "agent-policy.ts", "card-transaction.ts", "card.ts", "contact-verification.ts", "credential-set.ts", "delegated-key.ts", "external-account-status.ts", "invitation.ts", "kyc.ts", "ledger.ts", "otp.ts", "outbox-delivery.ts", "quote.ts", "sca-challenge.ts", "sca-factors.ts", "sca-reset.ts", "sca-session.ts", "session.ts", "signed-request.ts", "stablecoin-operation.ts", "transaction.ts", "transition.ts", "verification-requirements.ts", "verification.ts"]
     )
   })
 })

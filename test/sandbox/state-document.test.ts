@@ -5,9 +5,9 @@ import { MemoryStore } from "@tessera/adapter-memory"
 import { content } from "./support.ts"
 
 describe("the state document", () => {
-  it("holds every collection of collections.ts but the server-scoped platforms and API tokens, in that order", () => {
+  it("holds every collection of collections.ts but the server-scoped platforms, API tokens and agent credentials, in that order", () => {
     const all = Object.values(collections).map((c) => c.name)
-    const serverScoped = [collections.Platforms.name, collections.ApiTokens.name]
+    const serverScoped = [collections.Platforms.name, collections.ApiTokens.name, collections.AgentDeviceCodes.name, collections.AgentCredentials.name]
     expect(stateCollections.map((c) => c.collection.name)).toEqual(all.filter((n) => !serverScoped.includes(n)))
     expect(SERVER_SCOPE).toBe("_server")
   })

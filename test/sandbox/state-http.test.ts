@@ -68,7 +68,8 @@ describe.each(kinds)("sandbox state over HTTP (%s store)", (kind) => {
       "customers", "internalAccounts", "authMethods", "sessions", "signedRequests", "processingControls", "otpIssuances", "passkeyChallenges", "externalAccounts",
       "documents", "documentFiles", "beneficialOwners", "verifications", "kycLinks", "bulkImportJobs", "transactions", "ledgerBalances", "ledgerMovements",
       "receiverLookups", "quotes", "idempotencyKeys", "invitations", "delegatedKeys", "scaProfiles", "scaResets", "cards",
-      "stablecoinProviderAccounts", "stablecoins", "stablecoinOperations"
+      "stablecoinProviderAccounts", "stablecoins", "stablecoinOperations",
+      "agents", "agentActions", "agentQuotes"
     ])
 
     const b = await start("virtual")

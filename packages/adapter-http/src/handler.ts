@@ -18,6 +18,7 @@ import {
   TimeControl
 } from "@tessera/core"
 import { authenticateRequest, walletHeaders } from "./basic-auth.ts"
+import { authenticateRoute } from "./route-auth.ts"
 import { makeMatcher, type Route, routes } from "./routes.ts"
 import { health } from "./health.ts"
 import { logError } from "./log.ts"
@@ -127,7 +128,8 @@ const storeUnavailable = (e: StoreError): HttpResponse =>
 
 const errorResponse = (e: DomainError): HttpResponse => {
   const headers = jsonHeaders()
-  if (e._tag === "UNAUTHORIZED") headers["www-authenticate"] = 'Basic realm="tessera", charset="UTF-8"'
+  // An agent route's 401 says so (DECISIONS #373): its credential is a Bearer token.
+  if (e._tag === "UNAUTHORIZED") headers["www-authenticate"] = e.details?.["scheme"] === "Bearer" ? 'Bearer realm="tessera"' : 'Basic realm="tessera", charset="UTF-8"'
   if (e._tag === "METHOD_NOT_ALLOWED") headers["allow"] = e.allow.join(", ")
   if (e._tag === "RATE_LIMITED") headers["retry-after"] = String(Math.max(1, Math.ceil(e.retryAfterSeconds)))
   return { status: e.status, headers, body: JSON.stringify(envelopeOf(e)) }
@@ -189,7 +191,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
   const syncClock = Effect.flatMap(TimeControl, (c) => c.sync)
   // `seen` carries the authenticated platform's id to the request log without an Effect step of its own.
   const program = (req: HttpRequest, route: Route, params: Record<string, string>, query: Record<string, string | ReadonlyArray<string>>, seen: { platformId?: string }) =>
-    Effect.flatMap(engine.options.clock === "virtual" ? Effect.zipRight(syncClock, authenticateRequest(req.header("authorization"))) : authenticateRequest(req.header("authorization")), (principal) => {
+    Effect.flatMap(engine.options.clock === "virtual" ? Effect.zipRight(syncClock, authenticateRoute(route.endpoint, req.header("authorization"), params)) : authenticateRoute(route.endpoint, req.header("authorization"), params), (principal) => {
       // An API token's permissions are checked before the body is read (DECISIONS #245).
       const forbidden = forbiddenFor(principal, route.endpoint)
       if (forbidden !== undefined) return Effect.fail(forbidden)
@@ -201,7 +203,7 @@ export const makeHandler = (engine: Engine, options: HandlerOptions = {}) => {
         const headers = route.endpoint.signedRetry === true ? walletHeaders(req.header) : NO_SIGNATURE
         const idempotencyKey = route.endpoint.idempotent === true ? req.header("idempotency-key") : undefined
         seen.platformId = platform.id
-        return invoke(route.endpoint, platform, { params, query, body, headers, idempotencyKey })
+        return invoke(route.endpoint, platform, { params, query, body, headers, idempotencyKey, agent: principal.agent })
       }
       const multipart = route.endpoint.multipart
       if (multipart !== undefined) return Effect.flatMap(readMultipartBody(req, multipart.maxBytes), run)

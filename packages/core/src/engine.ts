@@ -7,8 +7,7 @@ import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store } from "./ports/store.ts"
 import { TimeControl } from "./ports/time-control.ts"
 import { ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
-import { type EmbeddingApi, embeddingApi } from "./endpoints/embedding.ts"
-import { type Endpoints, endpoints } from "./endpoints/table.ts"
+import { type AgentEndpoints, agentEmbeddingApi, type EmbeddingApi, embeddingApi, type PlatformEndpoints, platformEndpointTable } from "./endpoints/embedding.ts"
 
 export type EngineServices = Store | Ids | Notifier | Keys | TimeControl | WebhookTransport
 
@@ -110,8 +109,16 @@ export class Engine {
    * from the endpoint table (endpoints/). Signed endpoints answer a Reply (status and body), as
    * over HTTP: 202 challenge, then the outcome.
    */
-  as(platform: PlatformRecord): EmbeddingApi<Endpoints> {
-    return embeddingApi(endpoints, (effect) => this.run(effect), platform)
+  as(platform: PlatformRecord): EmbeddingApi<PlatformEndpoints> {
+    return embeddingApi(platformEndpointTable, (effect) => this.run(effect), platform)
+  }
+
+  /**
+   * The `/agents/me/*` endpoints as one agent, by the access token its device code was redeemed
+   * for: `asAgent(token).transferOut(body)`. Each call authenticates the token (DECISIONS #386).
+   */
+  asAgent(accessToken: string): EmbeddingApi<AgentEndpoints>["agentsMe"] {
+    return agentEmbeddingApi(accessToken, (effect) => this.run(effect))
   }
 
   dispose(): Promise<void> {

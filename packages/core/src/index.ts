@@ -72,6 +72,8 @@ export * from "./limits.ts"
 // What a transport needs besides the table: authentication, the health probe, webhook passes.
 export { authenticate, authenticatePrincipal, type Principal, type ClientCredentials, credentialsRefused, type CredentialsRefusal, ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
 export { healthCheck } from "./operations/platform/health.ts"
+export { agentCredentialsRefused, type AgentPrincipal, authenticateAgent, bearerToken, platformOfDeviceCode } from "./operations/agents/credentials.ts"
+export type { AgentRecord, AgentActionRecord, AgentPolicy } from "./domain/agents/agent.ts"
 export { deliverAll, deliverDue, webhookPublicKey } from "./operations/webhooks/delivery.ts"
 export { runDueSteps } from "./operations/transactions/due-runner.ts"
 export type { SignedHeaders } from "./signed-retry/signed-retry.ts"

@@ -244,3 +244,13 @@ export const STABLECOIN_PROVIDER_STEP_MS = 10_000
 export const STABLECOIN_FUNDS_ARRIVAL_MS = 60_000
 export const STABLECOIN_FUNDING_WINDOW_MS = 7 * 24 * 3_600_000
 export const STABLECOIN_LINK_CHANGE_MS = 30_000
+
+/**
+ * Agents (DECISIONS #372, #378): a device code is redeemable this long after it was issued (the
+ * reference's example: 24 hours); an agent action waiting for the platform's approval can be
+ * approved this long after it was submitted (past it, approving fails it and nothing runs); the
+ * random bytes of a device code's two groups and of an agent's access token.
+ */
+export const AGENT_DEVICE_CODE_LIFETIME_MS = 24 * 3_600_000
+export const AGENT_ACTION_APPROVAL_WINDOW_MS = 7 * 24 * 3_600_000
+export const AGENT_ACCESS_TOKEN_BYTES = 20

@@ -85,7 +85,13 @@ export const deviations: Deviations = {
   // cannot read (deeper than the JSON limit, not JSON): 400, undeclared on these body-less ones.
   // revealCard: the reference takes no body; Tessera's optional clientPublicKey can be malformed (#205).
   // listStablecoinOperations: its paging and operationType filter are validated like every list's (#366).
+  // The agents' lists check their query like every list (a bad status, limit or cursor is 400), and
+  // an agent deletes its customer's external account as the platform does, refused while it is a
+  // trusted beneficiary (409 BENEFICIARY_TRUSTED); the reference declares neither (#381).
   addedErrorResponses: {
+    agentDeleteExternalAccount: { "409": "Error409" },
+    agentListActions: { "400": "Error400" },
+    agentListInternalAccounts: { "400": "Error400" },
     uploadCustomersCsv: { "400": "Error400" },
     executeQuote: { "202": "SignedRequestChallenge" },
     updatePlatformConfig: { "400": "Error400" },

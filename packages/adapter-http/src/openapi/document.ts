@@ -96,6 +96,8 @@ const operation = (route: Route, json: EffectJson) => {
     ...(description.length === 0 ? {} : { description: description.join(" ") }),
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(requestBody === undefined ? {} : { requestBody }),
+    // The agents' own routes take an agent's Bearer credential; the redemption, the code alone (DECISIONS #371, #373).
+    ...(route.endpoint.auth === "agent" ? { security: [{ AgentAuth: [] }] } : route.endpoint.auth === "device-code" ? { security: [] } : {}),
     responses: responsesFor(route, json)
   }
 }
@@ -150,7 +152,8 @@ export const openApiDocument = (table: ReadonlyArray<Route>, basePath: string): 
     components: {
       schemas: usedSchemas(paths, own),
       securitySchemes: {
-        BasicAuth: { ...referenceFacts.securitySchemes["BasicAuth"], description: "The platform's client id and secret: `Basic base64(id:secret)`" }
+        BasicAuth: { ...referenceFacts.securitySchemes["BasicAuth"], description: "The platform's client id and secret: `Basic base64(id:secret)`" },
+        AgentAuth: { ...referenceFacts.securitySchemes["AgentAuth"], description: "An agent's access token, from redeeming its device code: `Bearer gat_…`" }
       }
     },
     "x-tessera-deviations": {

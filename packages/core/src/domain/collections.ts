@@ -21,6 +21,7 @@ import type { ScaProfileRecord, ScaResetRecord } from "./sca/records.ts"
 import type { CardRecord } from "./cards/card.ts"
 import type { StoredTransaction } from "./transactions/stored.ts"
 import type { StablecoinOperationRecord, StablecoinProviderAccountRecord, StablecoinRecord } from "./stablecoins/records.ts"
+import type { AgentActionRecord, AgentCredentialRecord, AgentDeviceCodeRecord, AgentQuoteRecord, AgentRecord } from "./agents/agent.ts"
 
 /** Every collection the engine stores, with its indexes, in one place. */
 
@@ -216,4 +217,38 @@ export const Stablecoins = collection<StablecoinRecord>()("stablecoins", (s) => 
 export const StablecoinOperations = collection<StablecoinOperationRecord>()("stablecoinOperations", (o) => o.id, {
   stablecoin: { kind: "plain", counted: true, keys: (o) => o.stablecoinId },
   stablecoinType: { kind: "plain", keys: (o) => `${o.stablecoinId}|${o.operationType}` }
+})
+
+/** Agents of a platform (`/agents`, DECISIONS #370), with the reference's list filters as indexes. */
+export const Agents = collection<AgentRecord>()("agents", (a) => a.id, {
+  customerId: { kind: "plain", keys: (a) => a.customerId },
+  isPaused: { kind: "plain", keys: (a) => String(a.isPaused) },
+  isConnected: { kind: "plain", keys: (a) => String(a.isConnected) },
+  createdAt: { kind: "ordered", keys: (a) => sortableTimestamp(a.createdAt) },
+  updatedAt: { kind: "ordered", keys: (a) => sortableTimestamp(a.updatedAt) }
+})
+
+/** Actions agents submitted (transfers, quote executions); `pending` is the platform's approval queue. */
+export const AgentActions = collection<AgentActionRecord>()("agentActions", (a) => a.id, {
+  agentId: { kind: "plain", keys: (a) => a.agentId },
+  customerId: { kind: "plain", keys: (a) => a.customerId },
+  status: { kind: "plain", keys: (a) => a.status },
+  pending: { kind: "plain", keys: (a) => (a.status === "PENDING_APPROVAL" ? "yes" : undefined) },
+  createdAt: { kind: "ordered", keys: (a) => sortableTimestamp(a.createdAt) }
+})
+
+/** The quotes agents created, by quote id. */
+export const AgentQuotes = collection<AgentQuoteRecord>()("agentQuotes", (q) => q.id)
+
+/**
+ * Device codes and agent credentials live in the server scope, like API tokens (DECISIONS #373):
+ * redemption and Bearer authentication find them before they know the platform. Credentials,
+ * not sandbox state: a state document does not carry them, and one whose agent is gone (deleted,
+ * reset) authenticates nobody.
+ */
+export const AgentDeviceCodes = collection<AgentDeviceCodeRecord>()("agentDeviceCodes", (c) => c.id, {
+  agentId: { kind: "plain", keys: (c) => c.agentId }
+})
+export const AgentCredentials = collection<AgentCredentialRecord>()("agentCredentials", (c) => c.id, {
+  agentId: { kind: "plain", keys: (c) => c.agentId }
 })

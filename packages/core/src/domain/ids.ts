@@ -40,7 +40,10 @@ export const idTypes = [
   // Stablecoin issuance: a registered stablecoin, a mint or burn, a linked provider account.
   "Stablecoin",
   "StablecoinOperation",
-  "StablecoinProviderAccount"
+  "StablecoinProviderAccount",
+  // An agent (`/agents`) and an action it submitted (a transfer or a quote execution).
+  "Agent",
+  "AgentAction"
 ] as const
 export type IdType = (typeof idTypes)[number]
 

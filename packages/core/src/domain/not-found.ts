@@ -20,7 +20,10 @@ const referenced = {
   ScaFactor: "SCA factor",
   ScaReset: "2FA reset",
   Stablecoin: "Stablecoin",
-  StablecoinOperation: "Stablecoin operation"
+  StablecoinOperation: "Stablecoin operation",
+  Agent: "Agent",
+  AgentAction: "Agent action",
+  AgentDeviceCode: "Device code"
 } as const
 
 export type ReferencedResource = keyof typeof referenced

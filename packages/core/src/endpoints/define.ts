@@ -1,11 +1,12 @@
 import { type Effect, Schema } from "effect"
+import type { AgentRecord } from "../domain/agents/agent.ts"
 import type { PlatformRecord } from "../domain/platform/platform.ts"
 import type { EngineServices } from "../engine.ts"
 import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../signed-retry/target.ts"
 
 /** The resource groups, named as in `domain/` and `operations/`. */
-export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents", "exchange-rates", "receivers", "crypto", "transactions", "quotes", "invitations", "delegated-keys", "directories", "sca", "cards", "stablecoins"] as const
+export const endpointGroups = ["customers", "internal-accounts", "external-accounts", "wallet-auth", "webhooks", "platform", "sandbox", "verifications", "beneficial-owners", "documents", "exchange-rates", "receivers", "crypto", "transactions", "quotes", "invitations", "delegated-keys", "directories", "sca", "cards", "stablecoins", "agents", "agents-me"] as const
 export type EndpointGroup = (typeof endpointGroups)[number]
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT"
@@ -56,6 +57,8 @@ export type EndpointRequest<P extends string, S extends boolean> = {
   readonly body: unknown
   /** The `Idempotency-Key` header's value, handed over only to an endpoint that declares `idempotent`. */
   readonly idempotencyKey?: string | undefined
+  /** The agent an `auth: "agent"` endpoint was called by (its Bearer credential's, DECISIONS #373). */
+  readonly agent?: AgentRecord
 } & (S extends true ? { readonly headers: SignedHeaders; readonly target: SignedTarget } : unknown)
 
 /**
@@ -106,6 +109,12 @@ export interface Endpoint<
   readonly multipart?: { readonly maxBytes: number }
   /** Honours `Idempotency-Key`: the program gets its value (an embedder passes it last, as `{ idempotencyKey }`). */
   readonly idempotent?: I
+  /**
+   * Who may call it, when not the platform (HTTP Basic, the default): `agent`, an agent's Bearer
+   * credential (the reference's AgentAuth); `device-code`, anyone holding the device code in the
+   * path (the reference's `security: []` redemption, DECISIONS #371).
+   */
+  readonly auth?: "agent" | "device-code"
   readonly run: (request: EndpointRequest<P, S>) => Effect.Effect<A, unknown, EngineServices>
 }
 
@@ -137,6 +146,7 @@ export interface EndpointParts {
   readonly body: unknown
   readonly headers: SignedHeaders
   readonly idempotencyKey?: string | undefined
+  readonly agent?: AgentRecord | undefined
 }
 
 export const NO_SIGNATURE: SignedHeaders = { signature: undefined, requestId: undefined }
@@ -158,5 +168,6 @@ export const invoke = (e: AnyEndpoint, platform: PlatformRecord, parts: Endpoint
         target: { method: e.method, path: e.path.replace(PARAM, (_, name: string) => parts.params[name] ?? "") }
       }
       : { platform, params: parts.params, query: parts.query, body: parts.body }),
-    ...(e.idempotent === true ? { idempotencyKey: parts.idempotencyKey } : {})
+    ...(e.idempotent === true ? { idempotencyKey: parts.idempotencyKey } : {}),
+    ...(parts.agent === undefined ? {} : { agent: parts.agent })
   })

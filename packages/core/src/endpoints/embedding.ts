@@ -5,6 +5,7 @@ import type { EngineServices } from "../engine.ts"
 import type { SignedHeaders } from "../signed-retry/signed-retry.ts"
 import { type AnyEndpoint, invoke, NO_SIGNATURE, type PathParamNames, pathParamNames } from "./define.ts"
 import { type Endpoints, endpoints } from "./table.ts"
+import { authenticateAgent } from "../operations/agents/credentials.ts"
 
 /** `"wallet-auth"` → `"walletAuth"`: the group's name in the embedding API. */
 export type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S
@@ -70,6 +71,30 @@ export const embeddingApi = <T extends AnyEndpoint, K extends Kind = "promise">(
   return api as unknown as EmbeddingApi<T, K>
 }
 
+/** The endpoints a platform calls (`engine.as`): all but the agents' own, which need an agent (DECISIONS #386). */
+export type PlatformEndpoints = Exclude<Endpoints, { readonly group: "agents-me" }>
+export const platformEndpointTable: ReadonlyArray<PlatformEndpoints> = endpoints.filter((e): e is PlatformEndpoints => e.group !== "agents-me")
+
+/** The `/agents/me/*` endpoints (`engine.asAgent`). */
+export type AgentEndpoints = Extract<Endpoints, { readonly group: "agents-me" }>
+export const agentEndpointTable: ReadonlyArray<AgentEndpoints> = endpoints.filter((e): e is AgentEndpoints => e.group === "agents-me")
+
+/**
+ * The API of one agent, by its access token: every call authenticates the token first (401 once
+ * the agent is deleted or its credential replaced), then runs as that agent on its platform.
+ */
+export const agentEmbeddingApi = <K extends Kind = "promise">(accessToken: string, run: Runner): EmbeddingApi<AgentEndpoints, K>["agentsMe"] => {
+  const api: Record<string, (...args: ReadonlyArray<unknown>) => unknown> = {}
+  for (const e of agentEndpointTable) {
+    const names = pathParamNames(e.path)
+    api[e.name] = (...args) => {
+      const parts = partsOf(e, names, args)
+      return run(Effect.flatMap(authenticateAgent(accessToken), ({ platform, agent }) => invoke(e, platform, { ...parts, agent })))
+    }
+  }
+  return api as unknown as EmbeddingApi<AgentEndpoints, K>["agentsMe"]
+}
+
 /** The same methods answering the endpoints' Effect programs, to run on an engine (`engine.run`). */
-export const endpointPrograms = (platform: PlatformRecord): EmbeddingApi<Endpoints, "effect"> =>
-  embeddingApi<Endpoints, "effect">(endpoints, (effect) => effect, platform)
+export const endpointPrograms = (platform: PlatformRecord): EmbeddingApi<PlatformEndpoints, "effect"> =>
+  embeddingApi<PlatformEndpoints, "effect">(platformEndpointTable, (effect) => effect, platform)

@@ -27,7 +27,10 @@ const transact = new Set([
   "sandboxFundInternalAccount",
   // A mint or burn moves the platform's money through the stablecoin's reserve.
   "createStablecoinMint",
-  "createStablecoinBurn"
+  "createStablecoinBurn",
+  // Approving an agent's action runs its transfer or quote execution (DECISIONS #380).
+  "approveAgentAction",
+  "rejectAgentAction"
 ])
 
 /** Writes nothing: computed answers a reader may ask for with POST. */

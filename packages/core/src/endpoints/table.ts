@@ -21,6 +21,8 @@ import { configEndpoints } from "./config.ts"
 import { tokenEndpoints } from "./tokens.ts"
 import { invitationEndpoints } from "./invitations.ts"
 import { stablecoinEndpoints } from "./stablecoins.ts"
+import { agentEndpoints } from "./agents.ts"
+import { agentMeEndpoints } from "./agents-me.ts"
 
 /**
  * Every endpoint of the API, each declared once. The HTTP adapter's route table, the served
@@ -52,7 +54,9 @@ export const endpoints = [
   ...scaEndpoints,
   ...cardEndpoints,
   ...sandboxCardEndpoints,
-  ...stablecoinEndpoints
+  ...stablecoinEndpoints,
+  ...agentEndpoints,
+  ...agentMeEndpoints
 ]
 
 export type Endpoints = (typeof endpoints)[number]

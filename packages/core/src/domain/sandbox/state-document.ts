@@ -21,7 +21,8 @@ import {
   Cards,
   StablecoinOperations,
   StablecoinProviderAccounts,
-  Stablecoins
+  Stablecoins,
+  Agents
 } from "../collections.ts"
 import { CardRecordState, CardTransactionState } from "./card-state.ts"
 import { DateTimeString } from "../common.ts"
@@ -53,6 +54,7 @@ import { scaStateCollections } from "./sca-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
 import { invitationStateCollections } from "./invitation-state.ts"
 import { stablecoinStateCollections } from "./stablecoin-state.ts"
+import { agentStateCollections } from "./agent-state.ts"
 
 /**
  * The platform state document (README, "Sandbox state"): `{format, version, exportedAt,
@@ -90,7 +92,8 @@ export const stateCollections: ReadonlyArray<{ readonly collection: Collection<a
   { collection: DelegatedKeys, schema: DelegatedKeyState },
   ...scaStateCollections,
   { collection: Cards, schema: CardRecordState },
-  ...stablecoinStateCollections
+  ...stablecoinStateCollections,
+  ...agentStateCollections
 ]
 
 export interface PlatformState {
@@ -158,7 +161,8 @@ const references: ReadonlyArray<{ readonly collection: string; readonly field: s
   { collection: Cards.name, field: "cardholderId", target: Customers.name },
   { collection: Stablecoins.name, field: "stablecoinProviderAccountId", target: StablecoinProviderAccounts.name },
   { collection: StablecoinOperations.name, field: "stablecoinId", target: Stablecoins.name },
-  { collection: StablecoinOperations.name, field: "stablecoinProviderAccountId", target: StablecoinProviderAccounts.name }
+  { collection: StablecoinOperations.name, field: "stablecoinProviderAccountId", target: StablecoinProviderAccounts.name },
+  { collection: Agents.name, field: "customerId", target: Customers.name }
 ]
 
 const fail = (problems: ReadonlyArray<FieldError>): InvalidInput => {

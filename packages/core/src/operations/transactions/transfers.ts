@@ -190,15 +190,23 @@ export const transferOut = (platform: PlatformRecord, body: unknown, idempotency
     platform,
     idempotencyKey,
     requestFingerprint("POST", "/transfer-out", body),
-    Effect.gen(function* () {
-      const input = yield* decodeInput(TransferOutBody)(body)
-      const rail = input.destination.paymentRail
-      const view = yield* transfer(platform, "out", input.source.accountId, input.destination.accountId, input.amount, {
-        ...(rail === undefined ? {} : { paymentRail: rail }),
-        ...(input.remittanceInformation === undefined ? {} : { reference: input.remittanceInformation }),
-        ...(input.purposeOfPayment === undefined ? {} : { purposeOfPayment: input.purposeOfPayment })
-      })
-      return reply(201, view)
-    }),
+    Effect.map(runTransfer(platform, "out", body), (view) => reply(201, view)),
     400
   )
+
+/**
+ * One transfer from its request body, without `Idempotency-Key`: what the two routes run, and
+ * what an agent's transfer action runs when it executes (DECISIONS #379), so an agent's money
+ * moves through the same gates and ledger moves as the platform's.
+ */
+export const runTransfer = (platform: PlatformRecord, direction: "in" | "out", body: unknown) =>
+  direction === "in"
+    ? Effect.flatMap(decodeInput(TransferInBody)(body), (input) => transfer(platform, "in", input.destination.accountId, input.source.accountId, input.amount, {}))
+    : Effect.flatMap(decodeInput(TransferOutBody)(body), (input) => {
+        const rail = input.destination.paymentRail
+        return transfer(platform, "out", input.source.accountId, input.destination.accountId, input.amount, {
+          ...(rail === undefined ? {} : { paymentRail: rail }),
+          ...(input.remittanceInformation === undefined ? {} : { reference: input.remittanceInformation }),
+          ...(input.purposeOfPayment === undefined ? {} : { purposeOfPayment: input.purposeOfPayment })
+        })
+      })
