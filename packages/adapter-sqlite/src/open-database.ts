@@ -1,6 +1,9 @@
 import Database from "better-sqlite3"
 import { type Migration, migrations } from "./migrations/index.ts"
 
+/** Log pages (4 KiB each) after which a commit checkpoints, with group commit (SQLite's default: 1000). */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000
+
 export interface SqliteStoreOptions {
   readonly filename: string
   /** How long a writer waits for another process's write lock before failing (ms). */
@@ -46,7 +49,13 @@ export const openDatabase = (options: SqliteStoreOptions, list: ReadonlyArray<Mi
   const db = new Database(options.filename)
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
   db.pragma("journal_mode = WAL")
-  db.pragma(`synchronous = ${options.groupCommit === false ? "FULL" : "NORMAL"}`)
+  if (options.groupCommit === false) db.pragma("synchronous = FULL")
+  else {
+    db.pragma("synchronous = NORMAL")
+    // A checkpoint syncs the log and the database file on the event loop, and every commit
+    // rewrites the same hot pages: one every ~40 MB of log instead of every ~4 MB (#312).
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
+  }
   db.pragma("foreign_keys = ON")
   migrate(db, list)
   return db
