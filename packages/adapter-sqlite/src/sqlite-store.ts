@@ -13,6 +13,7 @@ import {
   UniqueViolation
 } from "@tessera/core"
 import {
+  announceDurabilityBarrier,
   type IndexReader,
   planList,
   type Positioned,
@@ -298,8 +299,9 @@ export { migrate, openDatabase, type SqliteStoreOptions } from "./open-database.
 
 export const SqliteStore = {
   /** `Store` on a SQLite file, opened for the layer's lifetime and closed with it. */
-  layer: (options: SqliteStoreOptions): Layer.Layer<Store> =>
-    Layer.scoped(
+  layer: (options: SqliteStoreOptions): Layer.Layer<Store> => {
+    if (options.groupCommit !== false) announceDurabilityBarrier()
+    return Layer.scoped(
       Store,
       Effect.acquireRelease(
         Effect.sync(() => {
@@ -313,4 +315,5 @@ export const SqliteStore = {
           })
       ).pipe(Effect.map(({ db, groupCommit }) => makeSqliteStore(db, { groupCommit })))
     )
+  }
 }

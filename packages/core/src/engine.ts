@@ -5,7 +5,7 @@ import { Keys } from "./ports/keys.ts"
 import { Notifier, type OtpDelivery } from "./ports/notifier.ts"
 import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store, StoreError } from "./ports/store.ts"
-import { awaitDurable, awaitDurableSync } from "./ports/transaction-context.ts"
+import { awaitDurable, awaitDurableSync, durabilityBarrierInUse } from "./ports/transaction-context.ts"
 import { TimeControl } from "./ports/time-control.ts"
 import { ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
 import { type EmbeddingApi, embeddingApi } from "./endpoints/embedding.ts"
@@ -48,7 +48,8 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices>
  * read, a failure rolled back) does not wait. A failed fsync turns the outcome into a StoreError.
  */
 const durably = <A, E, R>(effect: Effect.Effect<A, E, R>, barrier: Effect.Effect<void, StoreError>): Effect.Effect<A, E | StoreError, R> =>
-  Effect.flatMap(Effect.exit(effect), (exit) => Effect.zipRight(barrier, exit))
+  // No step at all in a process whose stores make each commit durable before it returns.
+  durabilityBarrierInUse() ? Effect.flatMap(Effect.exit(effect), (exit) => Effect.zipRight(barrier, exit)) : effect
 
 /** Thrown by the Promise API when an operation fails; `error` is the tagged domain error. */
 const squash = <E>(cause: Cause.Cause<E>): unknown => {
