@@ -1,2 +1,3 @@
-export { makeSqliteStore, migrate, openDatabase, SqliteStore, type SqliteStoreOptions } from "./sqlite-store.ts"
+export { groupCommitOf, makeSqliteStore, migrate, openDatabase, SqliteStore, type SqliteStoreOptions, type SqliteStoreTuning } from "./sqlite-store.ts"
+export { GroupCommit, walFileSync, type WalSync } from "./group-commit.ts"
 export { type Migration, migrations } from "./migrations/index.ts"

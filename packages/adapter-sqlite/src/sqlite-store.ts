@@ -1,3 +1,4 @@
+import { resolve } from "node:path"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import {
@@ -12,6 +13,7 @@ import {
   UniqueViolation
 } from "@tessera/core"
 import {
+  announceDurabilityBarrier,
   type IndexReader,
   planList,
   type Positioned,
@@ -24,6 +26,7 @@ import {
 import { openDatabase, type SqliteStoreOptions } from "./open-database.ts"
 import { counted } from "./migrations/reindex.ts"
 import { cacheKey, MAX_CACHED_JSON_CHARS, RecordCache } from "./record-cache.ts"
+import { GroupCommit, walFileSync, type WalSync } from "./group-commit.ts"
 
 interface RecordRow {
   readonly seq: number
@@ -43,11 +46,29 @@ const storeErrorOf = (db: Database.Database, e: unknown): unknown => {
 }
 
 /**
- * `Store` on better-sqlite3, called directly: its calls are synchronous, so an engine program
- * on this store stays synchronous end to end and the HTTP adapter can finish a request without
- * a promise hop (see README, "Why better-sqlite3 directly").
+ * The group commit a connection needs: a file in WAL mode with synchronous=NORMAL, whose commits
+ * do not sync (FULL syncs each commit; OFF never syncs, not even at a checkpoint, so no log sync
+ * could make it durable; an in-memory database has no disk).
  */
-export const makeSqliteStore = (db: Database.Database): StoreService => {
+export const groupCommitOf = (db: Database.Database, walSync?: WalSync): GroupCommit | undefined => {
+  if (db.memory || db.pragma("journal_mode", { simple: true }) !== "wal" || db.pragma("synchronous", { simple: true }) !== 1) return undefined
+  return new GroupCommit(walSync ?? walFileSync(`${resolve(db.name)}-wal`))
+}
+
+export interface SqliteStoreTuning {
+  /** The group commit to use (default: `groupCommitOf(db)`); tests hand one whose disk fails. */
+  readonly groupCommit?: GroupCommit | undefined
+}
+
+/**
+ * `Store` on better-sqlite3, called directly: its calls are synchronous, so an engine program
+ * on this store stays synchronous end to end and the HTTP adapter can finish a read without
+ * a promise hop (see README, "Why better-sqlite3 directly"); a write waits for its group's fsync.
+ */
+export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning = { groupCommit: groupCommitOf(db) }): StoreService => {
+  const group = tuning.groupCommit
+  // Whether the open transaction wrote: one that only read has nothing to sync.
+  let wrote = false
   const guard =
     <X>(f: () => X) =>
     (): X => {
@@ -132,11 +153,16 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
   const commit = db.prepare("COMMIT")
   const rollback = db.prepare("ROLLBACK")
   const tx = serialisedTransaction(new WritePermit(), {
-    begin: guard(() => void begin.run()),
+    begin: guard(() => {
+      group?.checkWritable()
+      wrote = false
+      begin.run()
+    }),
     commit: guard(() => void commit.run()),
     rollback: guard(() => {
       if (db.inTransaction) rollback.run()
-    })
+    }),
+    ...(group === undefined ? {} : { committed: () => (wrote ? group.commit() : undefined) })
   })
   const cache = new RecordCache(db)
   const write = singleWrite(tx)
@@ -218,6 +244,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
         guard(() => {
           const id = c.idOf(value)
           checkUnique(c, scope, id, value)
+          wrote = true
           cache.forget(cacheKey(c.name, scope, id))
           const prev = q.get.get(c.name, scope, id)
           if (prev === undefined) {
@@ -236,6 +263,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
           cache.forget(cacheKey(c.name, scope, id))
           const prev = q.get.get(c.name, scope, id)
           if (prev === undefined) return false
+          wrote = true
           writeIndexes(c, scope, id, prev.seq, JSON.parse(prev.data), undefined)
           q.countDown.run(c.name, scope, "", "")
           return q.remove.run(prev.seq).changes > 0
@@ -257,6 +285,7 @@ export const makeSqliteStore = (db: Database.Database): StoreService => {
         guard(() => {
           // Every cached record of the scope goes; dropping the whole cache is simpler and rare.
           cache.clear()
+          wrote = true
           q.clearIndex.run(c.name, scope)
           q.clearCounts.run(c.name, scope)
           return q.clear.run(c.name, scope).changes
@@ -270,12 +299,21 @@ export { migrate, openDatabase, type SqliteStoreOptions } from "./open-database.
 
 export const SqliteStore = {
   /** `Store` on a SQLite file, opened for the layer's lifetime and closed with it. */
-  layer: (options: SqliteStoreOptions): Layer.Layer<Store> =>
-    Layer.scoped(
+  layer: (options: SqliteStoreOptions): Layer.Layer<Store> => {
+    if (options.groupCommit !== false) announceDurabilityBarrier()
+    return Layer.scoped(
       Store,
       Effect.acquireRelease(
-        Effect.sync(() => openDatabase(options)),
-        (db) => Effect.sync(() => db.close())
-      ).pipe(Effect.map(makeSqliteStore))
+        Effect.sync(() => {
+          const db = openDatabase(options)
+          return { db, groupCommit: groupCommitOf(db) }
+        }),
+        ({ db, groupCommit }) =>
+          Effect.sync(() => {
+            db.close()
+            groupCommit?.close()
+          })
+      ).pipe(Effect.map(({ db, groupCommit }) => makeSqliteStore(db, { groupCommit })))
     )
+  }
 }

@@ -9,6 +9,64 @@ import { StoreError, UniqueViolation } from "./store.ts"
 export const inTransaction: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
 
 /**
+ * A store whose commits reach the disk later than they return (group commit, DECISIONS #310):
+ * commits are numbered in order, and `wait(n)` completes once commit `n` and every one before it
+ * is durable, or fails with a `StoreError` when that cannot be made so.
+ */
+export interface DurabilityBarrier {
+  readonly wait: (ticket: number) => Effect.Effect<void, StoreError>
+  /** The same, blocking the thread: for synchronous callers (`engine.runSync`). Throws a `StoreError`. */
+  readonly waitSync: (ticket: number) => void
+}
+
+/** The newest commit of the current fiber that may not be durable yet (none: nothing to wait for). */
+export interface PendingCommit {
+  readonly barrier: DurabilityBarrier
+  readonly ticket: number
+}
+
+let barrierInUse = false
+
+/**
+ * Whether a store whose commits need `awaitDurable` was made in this process. Until one is, the
+ * engine adds no step to the programs it runs (memory and PostgreSQL stores never need it).
+ */
+export const durabilityBarrierInUse = (): boolean => barrierInUse
+
+/**
+ * Said by a store layer that will need `awaitDurable` when it is made, before any engine built
+ * on it runs a program (a transaction with a `committed` hook says it too).
+ */
+export const announceDurabilityBarrier = (): void => {
+  barrierInUse = true
+}
+
+/** Set by a transaction that committed writes on a store with a barrier; read by `awaitDurable`. */
+export const pendingCommit: FiberRef.FiberRef<PendingCommit | undefined> = FiberRef.unsafeMake<PendingCommit | undefined>(undefined)
+
+/**
+ * Completes once every transaction the current fiber committed is durable: at once when it
+ * committed none, or its store makes each commit durable before returning (memory, PostgreSQL,
+ * SQLite with synchronous=FULL). The engine runs it before it reports a program's outcome, so
+ * nothing is answered before what it wrote is on disk; a program that acts outside (a webhook
+ * POST) runs it before acting.
+ */
+export const awaitDurable: Effect.Effect<void, StoreError> = Effect.flatMap(FiberRef.get(pendingCommit), (p) =>
+  p === undefined ? Effect.void : p.barrier.wait(p.ticket)
+)
+
+/** `awaitDurable` for a synchronous caller: blocks until the fiber's commits are durable. */
+export const awaitDurableSync: Effect.Effect<void, StoreError> = Effect.flatMap(FiberRef.get(pendingCommit), (p) => {
+  if (p === undefined) return Effect.void
+  try {
+    p.barrier.waitSync(p.ticket)
+    return Effect.void
+  } catch (e) {
+    return failOrDie(e) as Effect.Effect<never, StoreError>
+  }
+})
+
+/**
  * The single write permit of a store. Uncontended, taking it is synchronous (no fiber
  * suspension), which keeps a write program on a synchronous store synchronous; contended,
  * waiters queue in arrival order and the permit is handed over directly on release.
@@ -54,6 +112,11 @@ export interface TransactionHooks {
   readonly begin: Hook
   readonly commit: Hook
   readonly rollback: Hook
+  /**
+   * After a successful commit: the commit to wait for before anything is answered, when the
+   * store's commits are not durable on return (group commit); undefined when there is none.
+   */
+  readonly committed?: () => PendingCommit | undefined
 }
 
 /** A thrown store error is a failure; anything else thrown is a defect. */
@@ -78,11 +141,14 @@ const isRetryable = (e: unknown): e is StoreError => e instanceof StoreError && 
  * every write of the engine, so each step shows in the benchmarks.
  */
 export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHooks, retries = STORE_TRANSACTION_RETRIES) => {
+  if (hooks.committed !== undefined) barrierInUse = true
+  const remember = <X, E>(pending: PendingCommit | undefined, exit: Exit.Exit<X, E>): Effect.Effect<X, E> =>
+    pending === undefined ? exit : Effect.zipRight(FiberRef.set(pendingCommit, pending), exit)
   const settle = <X, E>(exit: Exit.Exit<X, E>): Effect.Effect<X, E | StoreError> => {
     const end = call(exit._tag === "Success" ? hooks.commit : hooks.rollback)
     if (end === undefined) {
       permit.release()
-      return exit
+      return exit._tag === "Success" && hooks.committed !== undefined ? remember(hooks.committed(), exit) : exit
     }
     // A commit that fails leaves the transaction to roll back; its error is the answer.
     const ended =
@@ -91,7 +157,8 @@ export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHoo
         : Effect.ignore(end)
     return Effect.flatMap(Effect.exit(ended), (endExit): Effect.Effect<X, E | StoreError> => {
       permit.release()
-      return endExit._tag === "Failure" ? Effect.failCause(endExit.cause) : exit
+      if (endExit._tag === "Failure") return Effect.failCause(endExit.cause)
+      return exit._tag === "Success" && hooks.committed !== undefined ? remember(hooks.committed(), exit) : exit
     })
   }
 

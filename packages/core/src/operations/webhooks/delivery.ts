@@ -8,6 +8,7 @@ import { signP256 } from "../../crypto/p256.ts"
 import { serverKeyPair } from "../wallet-auth/server-keys.ts"
 import { utf8 } from "../../crypto/encoding.ts"
 import { Ids } from "../../ports/ids.ts"
+import { awaitDurable } from "../../ports/transaction-context.ts"
 import { isUndelivered, oldestUndelivered, Outbox, type OutboxEvent } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, sortableInstant, Store } from "../../ports/store.ts"
 import { Platforms } from "../../domain/collections.ts"
@@ -149,6 +150,8 @@ const attempt = (platform: PlatformRecord, url: string, head: OutboxEvent) =>
   Effect.gen(function* () {
     const claimed = yield* Effect.uninterruptible(claim(platform, head.id))
     if (claimed === undefined) return undefined
+    // The event goes out only once it is on disk: the claim committed after it, so its fsync covers both (#313).
+    yield* awaitDurable
     const sent = yield* send(url, envelope(claimed.event)).pipe(
       Effect.onInterrupt(() => Effect.ignore(release(platform, head.id, claimed.untilWallMs)))
     )
