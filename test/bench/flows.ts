@@ -7,7 +7,7 @@ import type { BareConfig } from "./capture.ts"
 import { captureSqliteStatements, rawResponse, shape } from "./capture.ts"
 import { jsonClient, loggedInWallet } from "./http-client.ts"
 import { CLIENTS, compare, interleaved, ROUNDS, SECONDS, SHORT } from "./rounds.ts"
-import { buildBare, buildCli, type Running, startBare, startTessera } from "./servers.ts"
+import { buildBare, buildCli, type Running, startBare, startTesseraPair } from "./servers.ts"
 
 type Wallet = Awaited<ReturnType<typeof loggedInWallet>>
 
@@ -59,10 +59,7 @@ export const flowsBench = async () => {
   const captured = await captureSqliteStatements(CLIENTS)
   const servers: Array<Running> = []
   try {
-    const memory = await startTessera("memory")
-    servers.push(memory)
-    const sqlite = await startTessera("sqlite")
-    servers.push(sqlite)
+    const { memory, sqlite } = await startTesseraPair(servers)
     const memoryWallets = await wallets(memory.port, "m")
     const sqliteWallets = await wallets(sqlite.port, "s")
     const legs = await captureLegs(sqlite.port, sqliteWallets[0]!)

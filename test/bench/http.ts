@@ -6,7 +6,7 @@ import autocannon from "autocannon"
 import { API, AUTH, captureSqliteStatements, customerBody, rawResponse, shape } from "./capture.ts"
 import { makeReplay } from "./replay.ts"
 import { CLIENTS, compare, interleaved, ROUNDS, SECONDS, SHORT } from "./rounds.ts"
-import { buildBare, buildCli, type Running, startBare, startTessera } from "./servers.ts"
+import { buildBare, buildCli, type Running, startBare, startTesseraPair } from "./servers.ts"
 import { applyPragmas } from "./statement-log.ts"
 
 const load = (opts: autocannon.Options, seconds: number) =>
@@ -40,10 +40,7 @@ export const httpBench = async () => {
   const captured = await captureSqliteStatements(CLIENTS)
   const servers: Array<Running> = []
   try {
-    const memory = await startTessera("memory")
-    servers.push(memory)
-    const sqlite = await startTessera("sqlite")
-    servers.push(sqlite)
+    const { memory, sqlite } = await startTesseraPair(servers)
     // The bytes the baseline answers are Tessera's own, taken from the SQLite target.
     const post = await rawResponse(sqlite.port, "POST", "/customers", customerBody("load@example.com"))
     const id = JSON.parse(post.body).id as string

@@ -70,3 +70,15 @@ export const startBare = (config: BareConfig) => {
   writeFileSync(file, JSON.stringify(config))
   return started(spawn(process.execPath, [bareBundle, file], { stdio: ["ignore", "pipe", "inherit"] }), /READY (\d+)/)
 }
+
+/**
+ * What the HTTP and flow benches start from: both bundles built, then a Tessera target on memory
+ * and one on a new SQLite file, pushed onto `servers` (the caller stops them however it ends).
+ */
+export const startTesseraPair = async (servers: Array<Running>) => {
+  const memory = await startTessera("memory")
+  servers.push(memory)
+  const sqlite = await startTessera("sqlite")
+  servers.push(sqlite)
+  return { memory, sqlite }
+}
