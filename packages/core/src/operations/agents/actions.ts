@@ -191,16 +191,20 @@ export const ApprovalListQuery = Schema.Struct({
 const withViews = (platform: PlatformRecord) => <L extends { readonly data: ReadonlyArray<AgentActionRecord> }>(page: L) =>
   Effect.map(Effect.forEach(page.data, (a) => actionView(platform, a)), (data) => ({ ...page, data }))
 
-/** GET /agents/approvals: the actions waiting for the platform's decision, newest first unless sortOrder=asc. */
+/**
+ * GET /agents/approvals: the actions waiting for the platform's decision, newest first unless
+ * sortOrder=asc. One whose approval window has passed can no longer be approved (approving it
+ * fails it), so it is not listed (DECISIONS #392).
+ */
 export const listAgentApprovals = (platform: PlatformRecord, query: unknown) =>
-  Effect.flatMap(
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
     listPage({
       collection: AgentActions,
       scope: platform.id,
       querySchema: ApprovalListQuery,
       query,
       where: (q) => [
-        equal("pending", "yes"),
+        { index: "pending", gt: sortableTimestamp(rfc3339(now)) ?? "" },
         equal("agentId", q.agentId),
         equal("customerId", q.customerId),
         q.startDate === undefined ? undefined : { index: "createdAt", gte: sortableTimestamp(q.startDate) ?? "\uffff" },
@@ -208,8 +212,7 @@ export const listAgentApprovals = (platform: PlatformRecord, query: unknown) =>
       ],
       view: (a) => a,
       descending: (q) => q.sortOrder !== "asc"
-    }),
-    withViews(platform)
+    }).pipe(Effect.flatMap(withViews(platform)))
   )
 
 export const AgentActionListQuery = Schema.Struct({ status: optional(Schema.Literal(...agentActionStatuses)), ...pageParams })
@@ -232,3 +235,15 @@ export const listOwnActions = (platform: PlatformRecord, agent: AgentRecord, que
 /** GET /agents/me/actions/{actionId}: one of the agent's own actions (another's is 404). */
 export const getOwnAction = (platform: PlatformRecord, agent: AgentRecord, actionId: string) =>
   Effect.flatMap(loadAction(platform, agent.id, actionId), (a) => actionView(platform, a))
+
+/**
+ * A deleted agent's pending actions can never be decided: each becomes FAILED with the reason
+ * AGENT_DELETED (APPROVAL_WINDOW_EXPIRED when its window had passed), in the deletion's
+ * transaction, so no approval queue keeps them (DECISIONS #391).
+ */
+export const abandonPendingActions = (platform: PlatformRecord, agentId: string, now: number) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const pending = yield* store.list(AgentActions, platform.id, { where: [{ index: "agentId", eq: agentId }, { index: "pending", gte: "" }], limit: Number.MAX_SAFE_INTEGER })
+    for (const a of pending.items) yield* store.put(AgentActions, platform.id, yield* stepped(a, { _tag: "Abandon", reason: "AGENT_DELETED" }, now))
+  })

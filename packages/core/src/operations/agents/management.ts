@@ -13,6 +13,7 @@ import { Ids } from "../../ports/ids.ts"
 import { type Condition, sortableTimestamp, Store } from "../../ports/store.ts"
 import { isJsonObject, bodyNotAnObject } from "../../domain/field-errors.ts"
 import { equal, listPage, pageParams } from "../common/listing.ts"
+import { abandonPendingActions } from "./actions.ts"
 import { issueDeviceCode, revokeAgentAccess } from "./credentials.ts"
 import { agentView, agentViewNow, loadAgent } from "./views.ts"
 
@@ -157,7 +158,7 @@ export const updateAgentPolicy = (platform: PlatformRecord, id: string, body: un
 /**
  * DELETE /agents/{agentId} (204): the agent, its device codes and its credential go in one
  * transaction, so its token stops working at once. Its actions stay, for the record; pending ones
- * can no longer be approved (the agent is not found).
+ * become FAILED (AGENT_DELETED) in the same transaction, as nobody can approve them any more.
  */
 export const deleteAgent = (platform: PlatformRecord, id: string) =>
   Effect.flatMap(Store, (store) =>
@@ -165,6 +166,7 @@ export const deleteAgent = (platform: PlatformRecord, id: string) =>
       Effect.gen(function* () {
         const agent = yield* loadAgent(platform, id)
         yield* revokeAgentAccess(agent.id)
+        yield* abandonPendingActions(platform, agent.id, yield* Clock.currentTimeMillis)
         yield* store.remove(Agents, platform.id, agent.id)
         return NO_CONTENT
       })
