@@ -9,7 +9,8 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { AGENT_ACTION_APPROVAL_WINDOW_MS } from "../../limits.ts"
 import { agentAction, type AgentActionEvent, submittedAction } from "../../machines/agent-action.ts"
-import { countSpend, decideAction } from "../../machines/agent-policy.ts"
+import { countSpend, decideAction, mayAct } from "../../machines/agent-policy.ts"
+import type { QuoteRecord } from "../../domain/quotes/quote.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Notifier } from "../../ports/notifier.ts"
 import { sortableTimestamp, Store } from "../../ports/store.ts"
@@ -37,6 +38,20 @@ const runAction = (platform: PlatformRecord, a: AgentActionRecord) =>
     const view = yield* runTransfer(platform, a.type === "TRANSFER_OUT" ? "out" : "in", a.request)
     return view.id
   })
+
+/** The customer's internal account a quote moves money from, else the one it pays into (what `allowedAccountIds` and account rules name). */
+export const internalAccountOf = (q: QuoteRecord): string =>
+  q.sourceKind === "INTERNAL" && q.source.sourceType === "ACCOUNT"
+    ? q.source.accountId
+    : q.destinationKind === "INTERNAL" && q.destination.destinationType === "ACCOUNT"
+      ? q.destination.accountId
+      : ""
+
+/** The internal account an action moves money from or to: what its policy's account rules judge. */
+const actionAccount = (platform: PlatformRecord, a: AgentActionRecord) =>
+  a.type === "EXECUTE_QUOTE"
+    ? Effect.map(loadQuote(platform, a.quoteId ?? ""), internalAccountOf)
+    : Effect.succeed((a.type === "TRANSFER_OUT" ? a.transferDetails?.sourceAccountId : a.transferDetails?.destinationAccountId) ?? "")
 
 /** An amount in another currency (the sandbox's rate of now); the same currency is the amount itself. */
 const convert = (amount: number, from: string, to: string, now: number) => (from === to ? Effect.succeed(amount) : equivalent(amount, from, to, now))
@@ -134,6 +149,13 @@ export const approveAgentAction = (platform: PlatformRecord, agentId: string, ac
           if (approved.status !== "APPROVED") {
             yield* store.put(AgentActions, platform.id, approved)
             return approved
+          }
+          // The agent may have been paused, or lost the permission or the account, since it asked.
+          const may = mayAct(agent, approved.type, yield* actionAccount(platform, approved))
+          if (Either.isLeft(may)) {
+            const failed = yield* stepped(approved, { _tag: "Fail", reason: String(may.left.details?.["reason"] ?? "AGENT_NOT_ALLOWED") }, now)
+            yield* store.put(AgentActions, platform.id, failed)
+            return failed
           }
           const ran = yield* stepped(approved, { _tag: "Run", transactionId: yield* runAction(platform, approved) }, now)
           yield* store.put(AgentActions, platform.id, ran)
