@@ -25,6 +25,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.option(fc.string({ maxLength: 8 }), { nil: undefined }).map((reason): Step => (reason === undefined ? { _tag: "Reject" } : { _tag: "Reject", reason })),
   fc.integer({ min: 1, max: 9 }).map((n): Step => ({ _tag: "Run", transactionId: `Transaction:${n}` })),
   fc.constant<Step>({ _tag: "Fail", reason: "INSUFFICIENT_BALANCE" }),
+  fc.constant<Step>({ _tag: "Abandon", reason: "AGENT_DELETED" }),
   fc.integer({ min: 0, max: WINDOW }).map((ms): Step => ({ _tag: "Advance", ms }))
 )
 
@@ -106,5 +107,16 @@ describe("agent action machine", () => {
     if (Either.isRight(late)) expect(Either.isLeft(agentAction(late.right.state, { _tag: "Run", transactionId: "Transaction:1" }, T0))).toBe(true)
     const no = agentAction(action, { _tag: "Reject", reason: "too much" }, T0 + 1)
     expect(Either.isRight(no) && no.right.state).toMatchObject({ status: "REJECTED", rejectionReason: "too much" })
+  })
+
+  it("abandoning a pending action (its agent deleted) fails it with the reason, or as expired past its window; a decided one is 409", () => {
+    const { action } = submittedAction(base(), "APPROVAL", (a) => a)
+    const gone = agentAction(action, { _tag: "Abandon", reason: "AGENT_DELETED" }, T0 + 1)
+    expect(Either.isRight(gone) && gone.right.state).toMatchObject({ status: "FAILED", failureReason: "AGENT_DELETED" })
+    const late = agentAction(action, { _tag: "Abandon", reason: "AGENT_DELETED" }, T0 + WINDOW)
+    expect(Either.isRight(late) && late.right.state).toMatchObject({ status: "FAILED", failureReason: "APPROVAL_WINDOW_EXPIRED" })
+    const ran = submittedAction(base(), "RUN", (a) => a).action
+    const refused = agentAction(ran, { _tag: "Abandon", reason: "AGENT_DELETED" }, T0)
+    expect(Either.isLeft(refused) && refused.left._tag).toBe("CONFLICT")
   })
 })

@@ -88,8 +88,17 @@ export const deviations: Deviations = {
   // The agents' lists check their query like every list (a bad status, limit or cursor is 400), and
   // an agent deletes its customer's external account as the platform does, refused while it is a
   // trusted beneficiary (409 BENEFICIARY_TRUSTED); the reference declares neither (#381).
+  // An agent's policy decides what it may read and manage as well as what it may move: without
+  // VIEW_TRANSACTIONS its transaction reads, without MANAGE_EXTERNAL_ACCOUNTS its external-account
+  // routes, and while paused its external-account writes, are 403 FORBIDDEN with the reason; the
+  // reference declares 403 only on the agent's money-moving routes (#393).
   addedErrorResponses: {
-    agentDeleteExternalAccount: { "409": "Error409" },
+    agentListTransactions: { "403": "Error403" },
+    agentGetTransaction: { "403": "Error403" },
+    agentListExternalAccounts: { "403": "Error403" },
+    agentCreateExternalAccount: { "403": "Error403" },
+    agentGetExternalAccount: { "403": "Error403" },
+    agentDeleteExternalAccount: { "409": "Error409", "403": "Error403" },
     agentListActions: { "400": "Error400" },
     agentListInternalAccounts: { "400": "Error400" },
     uploadCustomersCsv: { "400": "Error400" },

@@ -233,7 +233,8 @@ export const AgentActions = collection<AgentActionRecord>()("agentActions", (a) 
   agentId: { kind: "plain", keys: (a) => a.agentId },
   customerId: { kind: "plain", keys: (a) => a.customerId },
   status: { kind: "plain", keys: (a) => a.status },
-  pending: { kind: "plain", keys: (a) => (a.status === "PENDING_APPROVAL" ? "yes" : undefined) },
+  // A pending action keyed by the end of its approval window: the queue lists those still open (DECISIONS #392).
+  pending: { kind: "ordered", keys: (a) => (a.status === "PENDING_APPROVAL" ? sortableTimestamp(a.expiresAt) : undefined) },
   createdAt: { kind: "ordered", keys: (a) => sortableTimestamp(a.createdAt) }
 })
 

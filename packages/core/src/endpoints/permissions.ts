@@ -30,7 +30,13 @@ const transact = new Set([
   "createStablecoinBurn",
   // Approving an agent's action runs its transfer or quote execution (DECISIONS #380).
   "approveAgentAction",
-  "rejectAgentAction"
+  "rejectAgentAction",
+  // An agent in AUTO mode moves money with no further credential: whoever creates one, reconnects
+  // it (a new device code) or sets its policy decides payments, so a MANAGE-only token may not
+  // (DECISIONS #388, the escalation #246 forbids).
+  "createAgent",
+  "regenerateAgentDeviceCode",
+  "updateAgentPolicy"
 ])
 
 /** Writes nothing: computed answers a reader may ask for with POST. */

@@ -8,7 +8,8 @@ import { type Emitted, type Machine, next, refuse } from "./transition.ts"
  * it run at once), then decided once by the platform. Approve moves a pending action to APPROVED,
  * or to FAILED when its approval window has passed; Run records the transaction that the
  * approved action started, once; Fail records that running it failed. Reject moves a pending
- * action to REJECTED. REJECTED and FAILED are final, and an APPROVED action runs exactly once:
+ * action to REJECTED; Abandon moves a pending action that can no longer be decided (its agent is
+ * deleted) to FAILED with the reason, nothing run. REJECTED and FAILED are final, and an APPROVED action runs exactly once:
  * a second Run is refused, so nothing can execute twice.
  */
 export type AgentActionEvent =
@@ -16,6 +17,7 @@ export type AgentActionEvent =
   | { readonly _tag: "Reject"; readonly reason?: string }
   | { readonly _tag: "Run"; readonly transactionId: string }
   | { readonly _tag: "Fail"; readonly reason: string }
+  | { readonly _tag: "Abandon"; readonly reason: string }
 
 /** The reference's 409 for an action that is not waiting for a decision. */
 const notPending = (a: AgentActionRecord) =>
@@ -49,6 +51,9 @@ export const agentAction: Machine<AgentActionRecord, AgentActionEvent> = (a, eve
     case "Fail":
       if (!awaitingRun(a)) return refuse(notPending(a))
       return next({ ...a, status: "FAILED", failureReason: event.reason, updatedAt: at })
+    case "Abandon":
+      if (a.status !== "PENDING_APPROVAL") return refuse(notPending(a))
+      return next({ ...a, status: "FAILED", failureReason: approvalExpired(a, now) ? "APPROVAL_WINDOW_EXPIRED" : event.reason, updatedAt: at })
   }
 }
 

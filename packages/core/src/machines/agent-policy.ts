@@ -83,20 +83,31 @@ export const usageView = (u: AgentUsageCounters, now: number) => {
 }
 
 /**
+ * What the agent must still be for an action of `type` on `internalAccountId` to run: active,
+ * granted the action's permission, allowed the account. Asked when the action is submitted and
+ * again when the platform approves it (DECISIONS #394).
+ */
+export const mayAct = (agent: Pick<AgentRecord, "isPaused" | "policy">, type: AgentActionType, internalAccountId: string): Either.Either<void, Forbidden> => {
+  const active = requireActive(agent)
+  if (Either.isLeft(active)) return active
+  const permitted = requirePermission(agent, permissionOf[type])
+  if (Either.isLeft(permitted)) return permitted
+  const allowed = agent.policy.accountRestrictions?.allowedAccountIds
+  if (allowed !== undefined && allowed !== null && !allowed.includes(internalAccountId))
+    return Either.left(refused("AGENT_ACCOUNT_NOT_ALLOWED", `The agent's policy does not allow account ${internalAccountId}`, { accountId: internalAccountId }))
+  return Either.void
+}
+
+/**
  * The policy's answer, in order: paused, permission, allowed accounts, the per-transaction limit
  * (an account rule's own, else the policy's), the daily count, the daily and monthly spend
  * (refusals); then the execution mode (an account rule's, else the default) and the approval
  * threshold (a spend above it waits for approval even in AUTO).
  */
 export const decideAction = (agent: Pick<AgentRecord, "isPaused" | "policy" | "usage">, q: PolicyQuestion, now: number): Either.Either<PolicyDecision, Forbidden> => {
-  const active = requireActive(agent)
-  if (Either.isLeft(active)) return Either.left(active.left)
-  const permitted = requirePermission(agent, permissionOf[q.type])
-  if (Either.isLeft(permitted)) return Either.left(permitted.left)
+  const may = mayAct(agent, q.type, q.internalAccountId)
+  if (Either.isLeft(may)) return Either.left(may.left)
   const policy = agent.policy
-  const allowed = policy.accountRestrictions?.allowedAccountIds
-  if (allowed !== undefined && allowed !== null && !allowed.includes(q.internalAccountId))
-    return Either.left(refused("AGENT_ACCOUNT_NOT_ALLOWED", `The agent's policy does not allow account ${q.internalAccountId}`, { accountId: q.internalAccountId }))
   const rule = policy.accountRestrictions?.accountRules?.find((r) => r.accountId === q.internalAccountId)
   const limits = policy.spendingLimits
   const perTransaction = rule?.perTransactionLimit ?? limits.perTransactionLimit

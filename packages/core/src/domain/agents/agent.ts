@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { CurrencyCode, NonEmpty, optional } from "../common.ts"
 import { IdSchema } from "../ids.ts"
+import { knownCurrencyCodes } from "../money/exchange-rate.ts"
 
 /**
  * Agents (`/agents`, DECISIONS #370–#399): programs a platform lets act for one of its customers,
@@ -21,8 +22,14 @@ const Amount = Schema.Number.pipe(
 const Count = Schema.Number.pipe(Schema.int({ message: () => "must be an integer" }), Schema.nonNegative({ message: () => "must not be negative" }))
 const NullableAmount = Schema.NullOr(Amount)
 
+/**
+ * A policy's amounts are compared with actions converted at the sandbox's rate, so its currencies
+ * must be ones the sandbox prices (DECISIONS #389): an unknown one would refuse every action.
+ */
+const PolicyCurrency = CurrencyCode.pipe(Schema.filter((c) => knownCurrencyCodes.includes(c) || "must be a currency the sandbox knows (GET /exchange-rates lists them)"))
+
 export const AgentSpendingLimits = Schema.Struct({
-  currency: CurrencyCode,
+  currency: PolicyCurrency,
   perTransactionLimit: Amount,
   dailyLimit: optional(NullableAmount),
   dailyTransactionLimit: optional(Count),
@@ -30,7 +37,7 @@ export const AgentSpendingLimits = Schema.Struct({
 })
 
 export const AgentSpendingLimitsUpdate = Schema.Struct({
-  currency: optional(CurrencyCode),
+  currency: optional(PolicyCurrency),
   perTransactionLimit: optional(Amount),
   dailyLimit: optional(NullableAmount),
   dailyTransactionLimit: optional(Count),
@@ -49,7 +56,7 @@ export const AgentAccountRestrictions = Schema.Struct({
 })
 
 export const AgentApprovalThresholds = Schema.Struct({
-  currency: optional(CurrencyCode),
+  currency: optional(PolicyCurrency),
   amount: optional(NullableAmount)
 })
 

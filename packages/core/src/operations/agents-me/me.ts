@@ -7,7 +7,6 @@ import { isId } from "../../domain/ids.ts"
 import { referenceNotFound } from "../../domain/not-found.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { reply } from "../../domain/reply.ts"
-import type { QuoteRecord } from "../../domain/quotes/quote.ts"
 import { quoteMachine } from "../../machines/quote.ts"
 import { requireActive, requirePermission } from "../../machines/agent-policy.ts"
 import { Store } from "../../ports/store.ts"
@@ -20,7 +19,7 @@ import { resolveAccount } from "../quotes/resolve.ts"
 import { listTransactions } from "../transactions/list.ts"
 import { getTransaction } from "../transactions/transactions.ts"
 import { TransferInBody, TransferOutBody } from "../transactions/transfers.ts"
-import { submitAction } from "../agents/actions.ts"
+import { internalAccountOf, submitAction } from "../agents/actions.ts"
 import { agentViewNow } from "../agents/views.ts"
 
 /**
@@ -106,14 +105,6 @@ const ownQuote = (platform: PlatformRecord, agent: AgentRecord, id: string) =>
   })
 
 export const getMyQuote = (platform: PlatformRecord, agent: AgentRecord, id: string) => Effect.zipRight(ownQuote(platform, agent, id), getQuote(platform, id))
-
-/** The customer's internal account a quote moves money from, else the one it pays into (what `allowedAccountIds` and account rules name). */
-const internalAccountOf = (q: QuoteRecord): string =>
-  q.sourceKind === "INTERNAL" && q.source.sourceType === "ACCOUNT"
-    ? q.source.accountId
-    : q.destinationKind === "INTERNAL" && q.destination.destinationType === "ACCOUNT"
-      ? q.destination.accountId
-      : ""
 
 /**
  * POST /agents/me/quotes/{quoteId}/execute (200): an EXECUTE_QUOTE action, decided by the policy.

@@ -9,7 +9,8 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { AGENT_ACTION_APPROVAL_WINDOW_MS } from "../../limits.ts"
 import { agentAction, type AgentActionEvent, submittedAction } from "../../machines/agent-action.ts"
-import { countSpend, decideAction } from "../../machines/agent-policy.ts"
+import { countSpend, decideAction, mayAct } from "../../machines/agent-policy.ts"
+import type { QuoteRecord } from "../../domain/quotes/quote.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Notifier } from "../../ports/notifier.ts"
 import { sortableTimestamp, Store } from "../../ports/store.ts"
@@ -37,6 +38,20 @@ const runAction = (platform: PlatformRecord, a: AgentActionRecord) =>
     const view = yield* runTransfer(platform, a.type === "TRANSFER_OUT" ? "out" : "in", a.request)
     return view.id
   })
+
+/** The customer's internal account a quote moves money from, else the one it pays into (what `allowedAccountIds` and account rules name). */
+export const internalAccountOf = (q: QuoteRecord): string =>
+  q.sourceKind === "INTERNAL" && q.source.sourceType === "ACCOUNT"
+    ? q.source.accountId
+    : q.destinationKind === "INTERNAL" && q.destination.destinationType === "ACCOUNT"
+      ? q.destination.accountId
+      : ""
+
+/** The internal account an action moves money from or to: what its policy's account rules judge. */
+const actionAccount = (platform: PlatformRecord, a: AgentActionRecord) =>
+  a.type === "EXECUTE_QUOTE"
+    ? Effect.map(loadQuote(platform, a.quoteId ?? ""), internalAccountOf)
+    : Effect.succeed((a.type === "TRANSFER_OUT" ? a.transferDetails?.sourceAccountId : a.transferDetails?.destinationAccountId) ?? "")
 
 /** An amount in another currency (the sandbox's rate of now); the same currency is the amount itself. */
 const convert = (amount: number, from: string, to: string, now: number) => (from === to ? Effect.succeed(amount) : equivalent(amount, from, to, now))
@@ -135,6 +150,13 @@ export const approveAgentAction = (platform: PlatformRecord, agentId: string, ac
             yield* store.put(AgentActions, platform.id, approved)
             return approved
           }
+          // The agent may have been paused, or lost the permission or the account, since it asked.
+          const may = mayAct(agent, approved.type, yield* actionAccount(platform, approved))
+          if (Either.isLeft(may)) {
+            const failed = yield* stepped(approved, { _tag: "Fail", reason: String(may.left.details?.["reason"] ?? "AGENT_NOT_ALLOWED") }, now)
+            yield* store.put(AgentActions, platform.id, failed)
+            return failed
+          }
           const ran = yield* stepped(approved, { _tag: "Run", transactionId: yield* runAction(platform, approved) }, now)
           yield* store.put(AgentActions, platform.id, ran)
           yield* store.put(Agents, platform.id, { ...agent, usage: countSpend(agent.usage, ran.spend, now) })
@@ -191,16 +213,20 @@ export const ApprovalListQuery = Schema.Struct({
 const withViews = (platform: PlatformRecord) => <L extends { readonly data: ReadonlyArray<AgentActionRecord> }>(page: L) =>
   Effect.map(Effect.forEach(page.data, (a) => actionView(platform, a)), (data) => ({ ...page, data }))
 
-/** GET /agents/approvals: the actions waiting for the platform's decision, newest first unless sortOrder=asc. */
+/**
+ * GET /agents/approvals: the actions waiting for the platform's decision, newest first unless
+ * sortOrder=asc. One whose approval window has passed can no longer be approved (approving it
+ * fails it), so it is not listed (DECISIONS #392).
+ */
 export const listAgentApprovals = (platform: PlatformRecord, query: unknown) =>
-  Effect.flatMap(
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
     listPage({
       collection: AgentActions,
       scope: platform.id,
       querySchema: ApprovalListQuery,
       query,
       where: (q) => [
-        equal("pending", "yes"),
+        { index: "pending", gt: sortableTimestamp(rfc3339(now)) ?? "" },
         equal("agentId", q.agentId),
         equal("customerId", q.customerId),
         q.startDate === undefined ? undefined : { index: "createdAt", gte: sortableTimestamp(q.startDate) ?? "\uffff" },
@@ -208,8 +234,7 @@ export const listAgentApprovals = (platform: PlatformRecord, query: unknown) =>
       ],
       view: (a) => a,
       descending: (q) => q.sortOrder !== "asc"
-    }),
-    withViews(platform)
+    }).pipe(Effect.flatMap(withViews(platform)))
   )
 
 export const AgentActionListQuery = Schema.Struct({ status: optional(Schema.Literal(...agentActionStatuses)), ...pageParams })
@@ -232,3 +257,15 @@ export const listOwnActions = (platform: PlatformRecord, agent: AgentRecord, que
 /** GET /agents/me/actions/{actionId}: one of the agent's own actions (another's is 404). */
 export const getOwnAction = (platform: PlatformRecord, agent: AgentRecord, actionId: string) =>
   Effect.flatMap(loadAction(platform, agent.id, actionId), (a) => actionView(platform, a))
+
+/**
+ * A deleted agent's pending actions can never be decided: each becomes FAILED with the reason
+ * AGENT_DELETED (APPROVAL_WINDOW_EXPIRED when its window had passed), in the deletion's
+ * transaction, so no approval queue keeps them (DECISIONS #391).
+ */
+export const abandonPendingActions = (platform: PlatformRecord, agentId: string, now: number) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const pending = yield* store.list(AgentActions, platform.id, { where: [{ index: "agentId", eq: agentId }, { index: "pending", gte: "" }], limit: Number.MAX_SAFE_INTEGER })
+    for (const a of pending.items) yield* store.put(AgentActions, platform.id, yield* stepped(a, { _tag: "Abandon", reason: "AGENT_DELETED" }, now))
+  })

@@ -1,5 +1,5 @@
 import { Clock, Effect, Either, Schema } from "effect"
-import { AgentCreate, AgentPolicyUpdate, type AgentRecord, AgentUpdate, deviceCodeView } from "../../domain/agents/agent.ts"
+import { AgentCreate, AgentPolicyUpdate, type AgentRecord, AgentUpdate, type AgentUsageCounters, deviceCodeView } from "../../domain/agents/agent.ts"
 import { Agents, Customers } from "../../domain/collections.ts"
 import { DateTimeString, optional } from "../../domain/common.ts"
 import { type FieldError, fieldErrorsOf, invalidInput } from "../../domain/field-errors.ts"
@@ -7,11 +7,13 @@ import { makeId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { reply, NO_CONTENT } from "../../domain/reply.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { emptyUsage, updatedPolicy } from "../../machines/agent-policy.ts"
+import { emptyUsage, updatedPolicy, usageAt } from "../../machines/agent-policy.ts"
+import { equivalent } from "../quotes/rates.ts"
 import { Ids } from "../../ports/ids.ts"
 import { type Condition, sortableTimestamp, Store } from "../../ports/store.ts"
 import { isJsonObject, bodyNotAnObject } from "../../domain/field-errors.ts"
 import { equal, listPage, pageParams } from "../common/listing.ts"
+import { abandonPendingActions } from "./actions.ts"
 import { issueDeviceCode, revokeAgentAccess } from "./credentials.ts"
 import { agentView, agentViewNow, loadAgent } from "./views.ts"
 
@@ -122,14 +124,41 @@ export const updateAgent = (platform: PlatformRecord, id: string, body: unknown)
     change(platform, id, (a, at) => ({ ...a, ...(u.name === undefined ? {} : { name: u.name }), ...(u.isPaused === undefined ? {} : { isPaused: u.isPaused }), updatedAt: at }))
   )
 
+/**
+ * The usage counters in the policy's new currency (DECISIONS #390): today's and this month's spend
+ * converted at the sandbox's rate of now (rounded down, as every conversion of a policy is), so a
+ * change of currency neither forgets what was spent nor reads it in the wrong unit.
+ */
+const usageIn = (usage: AgentUsageCounters, from: string, to: string, now: number) =>
+  from === to
+    ? Effect.succeed(usage)
+    : Effect.gen(function* () {
+        const at = usageAt(usage, now)
+        return { ...at, dailySpend: yield* equivalent(at.dailySpend, from, to, now), monthlySpend: yield* equivalent(at.monthlySpend, from, to, now) }
+      })
+
 /** PATCH /agents/{agentId}/policy: the given fields replace the stored ones; effective at once. */
 export const updateAgentPolicy = (platform: PlatformRecord, id: string, body: unknown) =>
-  Effect.flatMap(decodePolicyUpdate(body), (u) => change(platform, id, (a, at) => ({ ...a, policy: updatedPolicy(a.policy, u), updatedAt: at })))
+  Effect.flatMap(decodePolicyUpdate(body), (u) =>
+    Effect.flatMap(Store, (store) =>
+      store.transaction(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const agent = yield* loadAgent(platform, id)
+          const policy = updatedPolicy(agent.policy, u)
+          const usage = yield* usageIn(agent.usage, agent.policy.spendingLimits.currency, policy.spendingLimits.currency, now)
+          const changed: AgentRecord = { ...agent, policy, usage, updatedAt: rfc3339(now) }
+          yield* store.put(Agents, platform.id, changed)
+          return agentView(changed, now)
+        })
+      )
+    )
+  )
 
 /**
  * DELETE /agents/{agentId} (204): the agent, its device codes and its credential go in one
  * transaction, so its token stops working at once. Its actions stay, for the record; pending ones
- * can no longer be approved (the agent is not found).
+ * become FAILED (AGENT_DELETED) in the same transaction, as nobody can approve them any more.
  */
 export const deleteAgent = (platform: PlatformRecord, id: string) =>
   Effect.flatMap(Store, (store) =>
@@ -137,6 +166,7 @@ export const deleteAgent = (platform: PlatformRecord, id: string) =>
       Effect.gen(function* () {
         const agent = yield* loadAgent(platform, id)
         yield* revokeAgentAccess(agent.id)
+        yield* abandonPendingActions(platform, agent.id, yield* Clock.currentTimeMillis)
         yield* store.remove(Agents, platform.id, agent.id)
         return NO_CONTENT
       })
