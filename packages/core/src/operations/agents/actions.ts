@@ -14,7 +14,7 @@ import type { QuoteRecord } from "../../domain/quotes/quote.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Notifier } from "../../ports/notifier.ts"
 import { sortableTimestamp, Store } from "../../ports/store.ts"
-import { equal, listPage, pageParams } from "../common/listing.ts"
+import { atOrAfter, atOrBefore, equal, listPage, pageParams } from "../common/listing.ts"
 import { loadQuote, quoteViewNow, startExecution } from "../quotes/execute.ts"
 import { equivalent } from "../quotes/rates.ts"
 import { runTransfer } from "../transactions/transfers.ts"
@@ -229,8 +229,8 @@ export const listAgentApprovals = (platform: PlatformRecord, query: unknown) =>
         { index: "pending", gt: sortableTimestamp(rfc3339(now)) ?? "" },
         equal("agentId", q.agentId),
         equal("customerId", q.customerId),
-        q.startDate === undefined ? undefined : { index: "createdAt", gte: sortableTimestamp(q.startDate) ?? "\uffff" },
-        q.endDate === undefined ? undefined : { index: "createdAt", lte: sortableTimestamp(q.endDate) ?? "" }
+        atOrAfter("createdAt", q.startDate),
+        atOrBefore("createdAt", q.endDate)
       ],
       view: (a) => a,
       descending: (q) => q.sortOrder !== "asc"

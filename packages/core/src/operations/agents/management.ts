@@ -10,9 +10,9 @@ import { rfc3339 } from "../../domain/time.ts"
 import { emptyUsage, updatedPolicy, usageAt } from "../../machines/agent-policy.ts"
 import { equivalent } from "../quotes/rates.ts"
 import { Ids } from "../../ports/ids.ts"
-import { type Condition, sortableTimestamp, Store } from "../../ports/store.ts"
+import { Store } from "../../ports/store.ts"
 import { isJsonObject, bodyNotAnObject } from "../../domain/field-errors.ts"
-import { equal, listPage, pageParams } from "../common/listing.ts"
+import { atOrAfter, atOrBefore, equal, listPage, pageParams } from "../common/listing.ts"
 import { abandonPendingActions } from "./actions.ts"
 import { issueDeviceCode, revokeAgentAccess } from "./credentials.ts"
 import { agentView, agentViewNow, loadAgent } from "./views.ts"
@@ -78,10 +78,6 @@ export const AgentListQuery = Schema.Struct({
   ...pageParams
 })
 
-/** Inclusive bounds on an ordered index of instants, as the reference's list filters are. */
-const from = (index: string, bound: string | undefined): Condition | undefined => (bound === undefined ? undefined : { index, gte: sortableTimestamp(bound) ?? "\uffff" })
-const until = (index: string, bound: string | undefined): Condition | undefined => (bound === undefined ? undefined : { index, lte: sortableTimestamp(bound) ?? "" })
-
 /** GET /agents: in creation order, filtered as the reference names. */
 export const listAgents = (platform: PlatformRecord, query: unknown) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -94,10 +90,10 @@ export const listAgents = (platform: PlatformRecord, query: unknown) =>
         equal("customerId", q.customerId),
         equal("isPaused", q.isPaused === undefined ? undefined : String(q.isPaused)),
         equal("isConnected", q.isConnected === undefined ? undefined : String(q.isConnected)),
-        from("createdAt", q.createdAfter),
-        until("createdAt", q.createdBefore),
-        from("updatedAt", q.updatedAfter),
-        until("updatedAt", q.updatedBefore)
+        atOrAfter("createdAt", q.createdAfter),
+        atOrBefore("createdAt", q.createdBefore),
+        atOrAfter("updatedAt", q.updatedAfter),
+        atOrBefore("updatedAt", q.updatedBefore)
       ],
       view: (a) => agentView(a, now)
     })

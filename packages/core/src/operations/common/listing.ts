@@ -54,3 +54,11 @@ export const after = (index: string, bound: string | undefined): Condition | und
 export const before = (index: string, bound: string | undefined): Condition | undefined =>
   bound === undefined ? undefined : { index, lt: sortableTimestamp(bound) ?? NOTHING }
 
+
+/** At or after an instant (the reference's inclusive date filters); a bound that is no instant matches nothing. */
+export const atOrAfter = (index: string, bound: string | undefined): Condition | undefined =>
+  bound === undefined ? undefined : { index, gte: sortableTimestamp(bound) ?? "\uffff" }
+
+/** At or before an instant, inclusive. */
+export const atOrBefore = (index: string, bound: string | undefined): Condition | undefined =>
+  bound === undefined ? undefined : { index, lte: sortableTimestamp(bound) ?? NOTHING }

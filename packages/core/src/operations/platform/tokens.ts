@@ -10,9 +10,9 @@ import { rfc3339 } from "../../domain/time.ts"
 import { hashSecret } from "../../crypto/secrets.ts"
 import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
 import { Ids } from "../../ports/ids.ts"
-import { type Condition, SERVER_SCOPE, sortableTimestamp, Store } from "../../ports/store.ts"
+import { SERVER_SCOPE, Store } from "../../ports/store.ts"
 import { MAX_TOKENS_PER_PLATFORM, TOKEN_CLIENT_ID_BYTES, TOKEN_SECRET_BYTES } from "../../limits.ts"
-import { listPage, pageParams } from "../common/listing.ts"
+import { atOrAfter, atOrBefore, listPage, pageParams } from "../common/listing.ts"
 import { forgetCachedCredentials } from "./platforms.ts"
 
 /**
@@ -83,12 +83,6 @@ export const TokenListQuery = Schema.Struct({
   ...pageParams
 })
 
-/** Bounds are inclusive (reference). A bound that is no instant matches nothing. */
-const from = (index: string, bound: string | undefined): Condition | undefined =>
-  bound === undefined ? undefined : { index, gte: sortableTimestamp(bound) ?? "\uffff" }
-const until = (index: string, bound: string | undefined): Condition | undefined =>
-  bound === undefined ? undefined : { index, lte: sortableTimestamp(bound) ?? "" }
-
 /** GET /tokens: the platform's tokens, oldest first, filtered and paged by cursor; never a secret. */
 export const listTokens = (platform: PlatformRecord, query: unknown) =>
   listPage({
@@ -98,10 +92,10 @@ export const listTokens = (platform: PlatformRecord, query: unknown) =>
     query,
     where: (q) => [
       q.name === undefined ? { index: "platform", eq: platform.id } : { index: "name", eq: `${platform.id} ${q.name}` },
-      from("createdAt", q.createdAfter),
-      until("createdAt", q.createdBefore),
-      from("updatedAt", q.updatedAfter),
-      until("updatedAt", q.updatedBefore)
+      atOrAfter("createdAt", q.createdAfter),
+      atOrBefore("createdAt", q.createdBefore),
+      atOrAfter("updatedAt", q.updatedAfter),
+      atOrBefore("updatedAt", q.updatedBefore)
     ],
     view: (t) => apiTokenView(t)
   })
