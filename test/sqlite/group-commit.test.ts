@@ -149,6 +149,26 @@ describe("SQLite group commit", () => {
     expect(read.status).toBe(200)
   })
 
+  it("a program that suspends before it commits is answered only after the sync that follows its commit; one that commits nothing is answered at once", async () => {
+    const { engine, control } = await setUp()
+    const Docs = collection<{ id: string }>()("docs", (d) => d.id)
+    const turn = Effect.promise(() => new Promise<void>((r) => setImmediate(r)))
+    const write = tracked(engine.run(Effect.zipRight(turn, Effect.flatMap(Store, (s) => s.put(Docs, "p", { id: "late" })))))
+    await until(() => control.pending.length === 1)
+    expect(write.settled).toBe(false)
+    // Another program, suspending then only reading, does not wait for that sync.
+    const read = await engine.run(Effect.zipRight(turn, Effect.flatMap(Store, (s) => s.get(Docs, "p", "late"))))
+    expect(Option.isSome(read)).toBe(true)
+    expect(write.settled).toBe(false)
+    control.settle(true)
+    await write.value
+    // And when that sync fails, the suspended writer gets the StoreError instead of its value.
+    const lost = engine.run(Effect.zipRight(turn, Effect.flatMap(Store, (s) => s.put(Docs, "p", { id: "lost" }))))
+    await until(() => control.pending.length === 1)
+    control.settle(false)
+    await expect(lost).rejects.toBeInstanceOf(StoreError)
+  })
+
   it("a synchronous caller (engine.runSync) syncs the log before it returns, and gets the StoreError when it fails", async () => {
     const { db, engine, control } = await setUp()
     const Docs = collection<{ id: string }>()("docs", (d) => d.id)

@@ -5,7 +5,7 @@ import { Keys } from "./ports/keys.ts"
 import { Notifier, type OtpDelivery } from "./ports/notifier.ts"
 import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store, StoreError } from "./ports/store.ts"
-import { awaitDurable, awaitDurableSync, durabilityBarrierInUse } from "./ports/transaction-context.ts"
+import { newestPendingCommit, type PendingCommit, pendingCommit } from "./ports/transaction-context.ts"
 import { TimeControl } from "./ports/time-control.ts"
 import { ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
 import { type AgentEndpoints, agentEmbeddingApi, type EmbeddingApi, embeddingApi, type PlatformEndpoints, platformEndpointTable } from "./endpoints/embedding.ts"
@@ -40,15 +40,6 @@ export const engineLayer = (options: EngineOptions): Layer.Layer<EngineServices>
     Layer.provideMerge(options.store)
   )
 }
-
-/**
- * A program's outcome, reported only once what it committed is durable (DECISIONS #311): on a
- * group-commit store a write waits for the shared fsync; a program that committed nothing (a
- * read, a failure rolled back) does not wait. A failed fsync turns the outcome into a StoreError.
- */
-const durably = <A, E, R>(effect: Effect.Effect<A, E, R>, barrier: Effect.Effect<void, StoreError>): Effect.Effect<A, E | StoreError, R> =>
-  // No step at all in a process whose stores make each commit durable before it returns.
-  durabilityBarrierInUse() ? Effect.flatMap(Effect.exit(effect), (exit) => Effect.zipRight(barrier, exit)) : effect
 
 /** Thrown by the Promise API when an operation fails; `error` is the tagged domain error. */
 const squash = <E>(cause: Cause.Cause<E>): unknown => {
@@ -89,22 +80,44 @@ export class Engine {
 
   /** Runs a program that must not suspend (on an asynchronous store it throws: use `run`). */
   runSync<A, E>(effect: Effect.Effect<A, E, EngineServices>): A {
+    const before = newestPendingCommit()
+    const exit = this.runtime.runSyncExit(effect)
     // A synchronous caller cannot await the shared fsync: its commits are synced before it returns.
-    const exit = this.runtime.runSyncExit(durably(effect, awaitDurableSync))
+    const after = newestPendingCommit()
+    if (after !== before && after !== undefined) after.barrier.waitSync(after.ticket)
     if (Exit.isSuccess(exit)) return exit.value
     throw squash(exit.cause)
   }
 
   /**
-   * Runs an Effect and reports its Exit once what it committed is durable: synchronously when the
-   * program never suspends (the memory store; SQLite for a read), else when its fiber completes. Avoids the
-   * scheduler hop of `runCallback` on every request.
+   * Runs an Effect and reports its Exit once what it committed is durable (DECISIONS #311): on a
+   * group-commit store a write waits for the shared fsync, a program that committed nothing (a
+   * read, a failure rolled back) does not wait, and a failed fsync turns the outcome into a
+   * StoreError. Synchronously when the program never suspends (the memory store; SQLite for a
+   * read), else when its fiber completes; avoids the scheduler hop of `runCallback` on every
+   * request. Whether a synchronous run committed is read from outside the program (#440), so a
+   * read adds no step to it.
    */
   runReport<A, E>(effect: Effect.Effect<A, E, EngineServices>, onExit: (exit: Exit.Exit<A, E | StoreError>) => void): void {
-    const exit = this.runtime.runSyncExit(durably(effect, awaitDurable))
+    const before = newestPendingCommit()
+    this.report(effect, (exit, fiber) => {
+      const pending = fiber === undefined ? newestPendingCommit() : fiber.getFiberRef(pendingCommit)
+      if (pending === undefined || (fiber === undefined && pending === before)) return onExit(exit)
+      this.afterDurable(pending, exit, onExit)
+    })
+  }
+
+  /** Reports `exit` once `pending` is durable, or the StoreError that says it cannot be. */
+  private afterDurable<A, E>(pending: PendingCommit, exit: Exit.Exit<A, E>, onExit: (exit: Exit.Exit<A, E | StoreError>) => void): void {
+    this.report(pending.barrier.wait(pending.ticket), (waited) => onExit(Exit.isFailure(waited) ? Exit.failCause(waited.cause) : exit))
+  }
+
+  /** Runs synchronously as far as it goes; a program that suspends reports when its fiber completes. */
+  private report<A, E>(effect: Effect.Effect<A, E, EngineServices>, onExit: (exit: Exit.Exit<A, E>, fiber?: Fiber.RuntimeFiber<A, E>) => void): void {
+    const exit = this.runtime.runSyncExit(effect)
     if (Exit.isFailure(exit) && exit.cause._tag === "Die" && Runtime.isAsyncFiberException(exit.cause.defect)) {
-      const fiber = exit.cause.defect.fiber as Fiber.RuntimeFiber<A, E | StoreError>
-      fiber.addObserver(onExit)
+      const fiber = exit.cause.defect.fiber as Fiber.RuntimeFiber<A, E>
+      fiber.addObserver((done) => onExit(done, fiber))
       return
     }
     onExit(exit)

@@ -41,6 +41,17 @@ export const announceDurabilityBarrier = (): void => {
   barrierInUse = true
 }
 
+let newestPending: PendingCommit | undefined
+
+/**
+ * The newest commit made in this process, by any fiber, that may not be durable yet. A caller
+ * that runs a program synchronously compares it before and after the run (the engine does,
+ * DECISIONS #440): nothing else runs during a synchronous run, so an unchanged value means the
+ * run committed nothing and pays no step for the barrier; a changed one is at least as new as
+ * the run's own last commit, and waiting for it is enough.
+ */
+export const newestPendingCommit = (): PendingCommit | undefined => newestPending
+
 /** Set by a transaction that committed writes on a store with a barrier; read by `awaitDurable`. */
 export const pendingCommit: FiberRef.FiberRef<PendingCommit | undefined> = FiberRef.unsafeMake<PendingCommit | undefined>(undefined)
 
@@ -54,17 +65,6 @@ export const pendingCommit: FiberRef.FiberRef<PendingCommit | undefined> = Fiber
 export const awaitDurable: Effect.Effect<void, StoreError> = Effect.flatMap(FiberRef.get(pendingCommit), (p) =>
   p === undefined ? Effect.void : p.barrier.wait(p.ticket)
 )
-
-/** `awaitDurable` for a synchronous caller: blocks until the fiber's commits are durable. */
-export const awaitDurableSync: Effect.Effect<void, StoreError> = Effect.flatMap(FiberRef.get(pendingCommit), (p) => {
-  if (p === undefined) return Effect.void
-  try {
-    p.barrier.waitSync(p.ticket)
-    return Effect.void
-  } catch (e) {
-    return failOrDie(e) as Effect.Effect<never, StoreError>
-  }
-})
 
 /**
  * The single write permit of a store. Uncontended, taking it is synchronous (no fiber
@@ -143,7 +143,7 @@ const isRetryable = (e: unknown): e is StoreError => e instanceof StoreError && 
 export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHooks, retries = STORE_TRANSACTION_RETRIES) => {
   if (hooks.committed !== undefined) barrierInUse = true
   const remember = <X, E>(pending: PendingCommit | undefined, exit: Exit.Exit<X, E>): Effect.Effect<X, E> =>
-    pending === undefined ? exit : Effect.zipRight(FiberRef.set(pendingCommit, pending), exit)
+    pending === undefined ? exit : ((newestPending = pending), Effect.zipRight(FiberRef.set(pendingCommit, pending), exit))
   const settle = <X, E>(exit: Exit.Exit<X, E>): Effect.Effect<X, E | StoreError> => {
     const end = call(exit._tag === "Success" ? hooks.commit : hooks.rollback)
     if (end === undefined) {
