@@ -1,11 +1,7 @@
 // The CLI's entry: bin/tessera.mjs runs it from dist/ (installed) or from the dev bundle of
-// scripts/dev-cli.mjs (in a checkout).
-//
-// The configured secret's hash starts first, in libuv's thread pool; only then is the rest of
-// the CLI (the engine, the adapters, Effect) loaded, by a dynamic import, which the bundle turns
-// into a lazy initialisation (esbuild), so evaluating those modules overlaps with the hashing.
-import { secretHashForCommandLine } from "./secret-hash.ts"
+// scripts/dev-cli.mjs (in a checkout). The early hash is imported first, so it starts before the
+// modules cli.ts brings in are evaluated (imports evaluate in order).
+import { earlySecretHash } from "./early-secret-hash.ts"
+import { main } from "./cli.ts"
 
-const argv = process.argv.slice(2)
-const secretHash = secretHashForCommandLine(argv, process.env)
-void import("./cli.ts").then(({ main }) => main(argv, secretHash))
+void main(process.argv.slice(2), earlySecretHash)

@@ -1,7 +1,7 @@
 // The configured client secret's scrypt hash, computed in libuv's thread pool while the main
 // thread does the rest of the start. Hashing it on the main thread (scryptSync) cost a cold start
-// ~35 ms of waiting plus the garbage collection that followed; started by the CLI's entry before
-// the server's modules are even evaluated (cli-entry.ts), it is usually ready before it is needed.
+// ~35 ms; started before the server's modules are even evaluated (early-secret-hash.ts), it is
+// usually ready by the time the platform record is written (DECISIONS #431).
 import { hashSecretAsync } from "@tessera/core/crypto"
 import { parseCommandLine } from "./args.ts"
 import { readConfig } from "./config.ts"
