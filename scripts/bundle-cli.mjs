@@ -33,12 +33,30 @@ export const withoutFastCheck = {
 }
 
 /**
+ * better-sqlite3 inside the dev bundle: its JavaScript bundled (compiled through the code cache
+ * with the rest, where requiring its ~10 files took ~5 ms of every start), and its native addon
+ * required by absolute path instead of through the `bindings` package, which looks for the .node
+ * file by trying a dozen paths. `entry` is the package's resolved main file (lib/index.js).
+ */
+const withSqliteAddon = (entry) => ({
+  name: "better-sqlite3-in-bundle",
+  setup: (b) => {
+    const addon = join(dirname(dirname(entry)), "build", "Release", "better_sqlite3.node")
+    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: entry }))
+    b.onResolve({ filter: /^bindings$/ }, (args) => (args.importer.startsWith(dirname(entry)) ? { path: "sqlite-addon", namespace: "tessera-sqlite" } : undefined))
+    b.onLoad({ filter: /^sqlite-addon$/, namespace: "tessera-sqlite" }, () => ({ contents: `module.exports = () => require(${JSON.stringify(addon)})`, loader: "js" }))
+    b.onResolve({ filter: /\.node$/ }, (args) => (args.path === addon ? { path: addon, external: true } : undefined))
+  }
+})
+
+/**
  * Builds the bundle into `outfile`: CommonJS, so that packages/cli/bin/run-bundle.mjs can compile
  * it as a script with V8's code cache, and ASCII, so that it reads as latin1. Its first line is
  * `// tessera-bundle <id>`, the SHA-256 of the rest, which ties a code cache to the bundle it came
- * from. `sqlite` says how the bundle imports the native SQLite binding, which must stay outside it
- * (it loads its .node file relative to itself): "package" keeps the bare `better-sqlite3` import
- * (the published CLI depends on it), a file path requires that exact file (the dev runner).
+ * from. `sqlite` says how the bundle gets better-sqlite3: "package" keeps the bare
+ * `better-sqlite3` import (the published CLI depends on it); a file path (the dev runner's, that
+ * package's entry in this checkout) bundles its JavaScript too and has it load the native addon
+ * by absolute path (`withSqliteAddon`).
  * `listSources` adds a second line, `// tessera-sources <JSON>`, the workspace files the bundle was
  * made of (the dev runner checks their age). Returns esbuild's metafile (which modules went in,
  * and why) and that list of sources.
@@ -60,7 +78,7 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
     external: [...(sqlite === "package" ? ["better-sqlite3"] : []), "pg-native", "cloudflare:sockets"],
     plugins: [
       withoutFastCheck,
-      ...(sqlite === "package" ? [] : [{ name: "better-sqlite3-by-path", setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true })) }])
+      ...(sqlite === "package" ? [] : [withSqliteAddon(sqlite)])
     ],
     // The CLI reads its package.json next to the bundle's folder (src/version.ts).
     define: { "import.meta.url": "__tesseraBundleUrl" },

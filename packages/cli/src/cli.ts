@@ -6,7 +6,8 @@ import { parseCommandLine } from "./args.ts"
 import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
 import { DEBUG_VARIABLE, reportFailure } from "./failure-report.ts"
-import { DEFAULT_CLIENT_SECRET, DEFAULT_SECRET_HASH, isPostgresUrl } from "./options.ts"
+import { isPostgresUrl } from "./options.ts"
+import { type SecretHash, startSecretHash } from "./secret-hash.ts"
 import { databaseProblem, listenProblem, postgresProblem } from "./startup-errors.ts"
 import { importSeed, readSeedFile } from "./seed-file.ts"
 import { serveUsage, topUsage } from "./usage.ts"
@@ -19,9 +20,12 @@ const logLine = (fields: Record<string, unknown>) =>
 /**
  * Opens the store, then listens: a database problem is reported before the port is taken. Known
  * problems (busy port, unusable database path or host) reject with a one-line StartupError.
+ * `secretHash` is the configured secret's hash when the caller started it already (cli-entry.ts);
+ * otherwise it starts here, to run while the store opens.
  */
-export const startServer = async (config: ServerConfig) => {
+export const startServer = async (config: ServerConfig, secretHash?: SecretHash) => {
   const started = performance.now()
+  const hashing = secretHash !== undefined && secretHash.secret === config.clientSecret ? secretHash : startSecretHash(config.clientSecret)
   // A seed file is read and checked before the database is opened: a bad one changes nothing.
   const seed = config.seedFile === undefined ? undefined : await readSeedFile(config.seedFile)
   const postgres = isPostgresUrl(config.db)
@@ -42,7 +46,7 @@ export const startServer = async (config: ServerConfig) => {
     platform = await engine.platform({
       clientId: config.clientId,
       clientSecret: config.clientSecret,
-      ...(config.clientSecret === DEFAULT_CLIENT_SECRET ? { secretHash: DEFAULT_SECRET_HASH } : {}),
+      secretHash: await hashing.hash,
       name: "Sandbox platform",
       ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl })
     })
@@ -94,7 +98,7 @@ const fail = (e: unknown) => {
 }
 
 /** Runs the command line; returns once the server is up (or the command is done). */
-export const main = async (argv: ReadonlyArray<string>) => {
+export const main = async (argv: ReadonlyArray<string>, secretHash?: SecretHash) => {
   // A closed reader (`tessera serve --help | head -1`) ends us quietly, as SIGPIPE ends C tools.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code !== "EPIPE") throw e
@@ -105,14 +109,14 @@ export const main = async (argv: ReadonlyArray<string>) => {
     if (command._tag === "Help") return void process.stdout.write(command.topic === "serve" ? serveUsage : topUsage)
     if (command._tag === "Version") return void process.stdout.write(`${packageVersion()}\n`)
     const config = readConfig(process.env, command.flags)
-    await serveUntilSignalled(config)
+    await serveUntilSignalled(config, secretHash)
   } catch (e) {
     fail(e)
   }
 }
 
-const serveUntilSignalled = async (config: ServerConfig) => {
-  const { engine, platform, server, webhooks, outcomes, readyMs } = await startServer(config)
+const serveUntilSignalled = async (config: ServerConfig, secretHash: SecretHash | undefined) => {
+  const { engine, platform, server, webhooks, outcomes, readyMs } = await startServer(config, secretHash)
   // Once serving, an escaped error ends the process as a startup one would: one line, exit 1.
   const crash = (e: unknown) => {
     fail(e)

@@ -28,11 +28,23 @@ const { N, r, p, keyLength } = SECRET_SCRYPT
 // scrypt needs 128·N·r bytes; Node's default cap (32 MiB) is just enough for these parameters.
 const SCRYPT_OPTIONS = { N, r, p, maxmem: 256 * N * r }
 
+const encodeHash = (salt: Buffer, derived: Buffer) => `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${derived.toString("base64")}`
+
 /** `scrypt$N$r$p$<salt b64>$<hash b64>`: the parameters travel with the hash, so they can change. */
 export const hashSecret = (secret: string): string => {
   const salt = randomBytes(16)
-  const derived = scryptSync(secret, salt, keyLength, SCRYPT_OPTIONS)
-  return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${derived.toString("base64")}`
+  return encodeHash(salt, scryptSync(secret, salt, keyLength, SCRYPT_OPTIONS))
+}
+
+/**
+ * `hashSecret` off the event loop (libuv's thread pool): ~35 ms of key derivation that a caller
+ * can overlap with other work, as the CLI does with its start.
+ */
+export const hashSecretAsync = (secret: string): Promise<string> => {
+  const salt = randomBytes(16)
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, keyLength, SCRYPT_OPTIONS, (err, derived) => (err === null ? resolve(encodeHash(salt, derived)) : reject(err)))
+  )
 }
 
 const parseSecretHash = (encoded: string) => {

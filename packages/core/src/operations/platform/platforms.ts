@@ -21,7 +21,8 @@ export interface PlatformInput {
   /**
    * The scrypt hash (`hashSecret`'s format) of `clientSecret`, when the caller already holds one:
    * the CLI's default secret is public, so its hash is computed once in the source rather than at
-   * every start (~35 ms of key derivation). It must verify `clientSecret`; it is not checked.
+   * every start (~35 ms of key derivation), and the CLI hashes any other secret in the thread pool
+   * while it starts (`hashSecretAsync`). It must verify `clientSecret`; it is not checked.
    */
   readonly secretHash?: string
 }
