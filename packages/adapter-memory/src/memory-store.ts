@@ -137,7 +137,7 @@ export class MemoryStoreHandle {
     let s = byScope.get(scope)
     if (s === undefined) {
       if (!create) return undefined
-      s = { rows: new Map(), order: new SeqList(), indexes: new Map(), checked: undefined }
+      s = { rows: new Map(), order: new SeqList(), indexes: new Map(), checked: undefined, names: undefined }
       byScope.set(scope, s)
     }
     if (s.checked !== c) indexed(c, s)
