@@ -19,6 +19,18 @@ export const Jobs = collection<Job>()("contractJobs", (j) => j.id, {
   at: { kind: "ordered", keys: (j) => (j.at === undefined ? undefined : sortableInstant(j.at)) }
 })
 
+interface Handle {
+  readonly id: string
+  readonly handle: string
+  readonly live: boolean
+}
+
+/** A unique index declared as a filter of a plain one (`within`): the live records' handles. */
+export const Handles = collection<Handle>()("contractHandles", (h) => h.id, {
+  liveHandle: { kind: "unique", within: "handle", keys: (h) => (h.live ? h.handle : undefined) },
+  handle: { kind: "plain", keys: (h) => h.handle }
+})
+
 const T = (ms: number) => sortableInstant(Date.UTC(2026, 0, 1) + ms)!
 const job = (id: string, owner: string, at?: number, email?: string): Job => ({
   id,
@@ -54,6 +66,40 @@ export const indexCases = (run: Run) => {
         )
         expect(Exit.isFailure(exit)).toBe(true)
         expect(Option.isNone(yield* s.get(Jobs, "p1", "c"))).toBe(true)
+      })
+    )
+  )
+
+  it.effect("a unique index declared within a plain one answers only its own keys, and is enforced", () =>
+    run(
+      Effect.gen(function* () {
+        const s = yield* Store
+        const h = (id: string, handle: string, live: boolean): Handle => ({ id, handle, live })
+        const ids = (xs: ReadonlyArray<Handle>) => xs.map((x) => x.id)
+        const liveAt = (key: string) => s.list(Handles, "p1", { limit: 10, where: [{ index: "liveHandle", eq: key }] })
+        yield* s.put(Handles, "p1", h("a", "x", true))
+        const clash = yield* Effect.flip(s.put(Handles, "p1", h("b", "x", true)))
+        expect(clash).toMatchObject({ _tag: "UniqueViolation", index: "liveHandle", key: "x", existingId: "a" })
+        // A record the unique index does not hold shares the plain key freely.
+        yield* s.put(Handles, "p1", h("b", "x", false))
+        expect(ids(yield* s.findBy(Handles, "p1", "liveHandle", "x"))).toEqual(["a"])
+        expect(ids(yield* s.findBy(Handles, "p1", "handle", "x"))).toEqual(["a", "b"])
+        const page = yield* liveAt("x")
+        expect([ids(page.items), page.totalCount]).toEqual([["a"], 1])
+        // The holder lets the key go; another takes it; the rest of the plain key is untouched.
+        yield* s.put(Handles, "p1", h("a", "x", false))
+        expect(ids(yield* s.findBy(Handles, "p1", "liveHandle", "x"))).toEqual([])
+        yield* s.put(Handles, "p1", h("b", "x", true))
+        expect(ids((yield* liveAt("x")).items)).toEqual(["b"])
+        expect(ids(yield* s.findBy(Handles, "p1", "handle", "x"))).toEqual(["a", "b"])
+        // A rolled-back write leaves the key as it was; a removed holder frees it.
+        const exit = yield* Effect.exit(s.transaction(Effect.zipRight(s.put(Handles, "p1", h("c", "y", true)), Effect.fail("no"))))
+        expect(Exit.isFailure(exit)).toBe(true)
+        expect(ids(yield* s.findBy(Handles, "p1", "liveHandle", "y"))).toEqual([])
+        yield* s.remove(Handles, "p1", "b")
+        yield* s.put(Handles, "p1", h("c", "x", true))
+        expect(ids(yield* s.findBy(Handles, "p1", "liveHandle", "x"))).toEqual(["c"])
+        expect((yield* liveAt("x")).totalCount).toBe(1)
       })
     )
   )

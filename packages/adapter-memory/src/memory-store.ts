@@ -108,6 +108,18 @@ export class MemoryStoreHandle {
   restore(s: Snapshot): void {
     this.world = copyWorld(s.world)
   }
+  /** How many records the store holds, every collection and scope (benchmarks report it). */
+  recordCount(): number {
+    let n = 0
+    for (const byScope of this.world.shelves.values()) for (const s of byScope.values()) n += s.rows.size
+    return n
+  }
+  /** How many records one collection holds, every scope. */
+  countOf(c: Collection<any>): number {
+    let n = 0
+    for (const s of this.world.shelves.get(c.name)?.values() ?? []) n += s.rows.size
+    return n
+  }
   /** An independent store starting from this one's current state. */
   fork(): MemoryStoreHandle {
     return new MemoryStoreHandle(copyWorld(this.world), this.options)
@@ -125,7 +137,7 @@ export class MemoryStoreHandle {
     let s = byScope.get(scope)
     if (s === undefined) {
       if (!create) return undefined
-      s = { rows: new Map(), order: new SeqList(), indexes: new Map(), checked: undefined }
+      s = { rows: new Map(), order: new SeqList(), indexes: new Map(), checked: undefined, names: undefined }
       byScope.set(scope, s)
     }
     if (s.checked !== c) indexed(c, s)

@@ -33,6 +33,8 @@ export interface Shelf {
   readonly indexes: Map<string, IndexState>
   /** The collection definition the indexes were last checked against (see `indexed`). */
   checked: Collection<unknown> | undefined
+  /** Its index names (`namesOf`), kept here because every put reads them. */
+  names: Names | undefined
 }
 
 /** The whole world: cheap to copy because rows are immutable and shared between copies. */
@@ -59,7 +61,7 @@ export const copyWorld = (w: World): World => {
         for (const [v, ids] of idx.keys) keys.set(v, typeof ids === "string" ? ids : ids.copy())
         indexes.set(index, { keys, sorted: idx.sorted?.copy() })
       }
-      scopes.set(scope, { rows: new Map(s.rows), order: s.order.copy(), indexes, checked: s.checked })
+      scopes.set(scope, { rows: new Map(s.rows), order: s.order.copy(), indexes, checked: s.checked, names: s.names })
     }
     shelves.set(name, scopes)
   }
@@ -70,25 +72,61 @@ export type Undo = () => void
 
 const NONE: ReadonlyArray<string> = []
 
-/** A collection's index names, all and unique, computed once per definition (every put reads them). */
-const names = new WeakMap<object, { readonly all: ReadonlyArray<string>; readonly unique: ReadonlyArray<string> }>()
-export const namesOf = (c: Collection<any>) => {
+/**
+ * A collection's index names, computed once per definition (every put reads them): `all` the
+ * indexes the shelf keeps entries for, `unique` those a put checks, `twin` the indexes answered
+ * from the entries of a plain index they are a filter of (declared `within`, DECISIONS #421).
+ */
+export interface Names {
+  readonly all: ReadonlyArray<string>
+  readonly unique: ReadonlyArray<string>
+  readonly twin: ReadonlyMap<string, string>
+}
+const names = new WeakMap<object, Names>()
+export const namesOf = (c: Collection<any>): Names => {
   let n = names.get(c)
   if (n === undefined) {
-    const all = Object.keys(c.indexes)
-    names.set(c, (n = { all, unique: all.filter((k) => c.indexes[k]!.kind === "unique") }))
+    const declared = Object.keys(c.indexes)
+    const twin = new Map<string, string>()
+    for (const k of declared) {
+      const w = c.indexes[k]!.within
+      if (w !== undefined && w !== k && c.indexes[w]?.kind === "plain" && c.indexes[w]?.within === undefined) twin.set(k, w)
+    }
+    n = { all: declared.filter((k) => !twin.has(k)), unique: declared.filter((k) => c.indexes[k]!.kind === "unique"), twin }
+    names.set(c, n)
   }
   return n
 }
 
-/** Builds, from the records, every declared index the shelf has not built yet. */
+/** Builds, from the records, every declared index the shelf has not built yet (twins have none of their own). */
 export function indexed(c: Collection<unknown>, s: Shelf): void {
   s.checked = c
-  for (const name of Object.keys(c.indexes)) {
+  s.names = namesOf(c)
+  for (const name of s.names.all) {
     if (s.indexes.has(name)) continue
     indexState(c, s, name)
     for (const [id, row] of s.rows) for (const k of indexKeys(c, name, row.value)) indexAdd(s, name, k, id, row.seq)
   }
+}
+
+const holdsKey = (k: string | ReadonlyArray<string> | undefined, key: string): boolean =>
+  k !== undefined && (typeof k === "string" ? k === key : k.includes(key))
+
+/**
+ * The ids under one key of an index. A twin's are its plain index's ids at the key whose records
+ * the twin gives that key too (a handful at most: the key's records, deleted ones included).
+ */
+export function idsAt(s: Shelf, index: string, key: string): IdsAtKey | undefined {
+  const twin = s.names?.twin
+  const plain = twin === undefined || twin.size === 0 ? undefined : twin.get(index)
+  if (plain === undefined) return s.indexes.get(index)?.keys.get(key)
+  const ids = s.indexes.get(plain)?.keys.get(key)
+  if (ids === undefined) return undefined
+  const keys = s.checked!.indexes[index]!.keys
+  if (typeof ids === "string") return holdsKey(keys(s.rows.get(ids)!.value), key) ? ids : undefined
+  const kept = new SeqList()
+  for (let i = 0; i < ids.size; i++) if (holdsKey(keys(s.rows.get(ids.ids[i]!)!.value), key)) kept.add(ids.seqs[i]!, ids.ids[i]!)
+  return kept.size === 0 ? undefined : kept.size === 1 ? kept.ids[0]! : kept
 }
 
 export function indexState(c: Collection<unknown>, s: Shelf, name: string): IndexState {
@@ -132,7 +170,7 @@ export function indexDelete(s: Shelf, name: string, key: string, id: string, seq
  * of 100,000 ids out and back in.
  */
 export function setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: number, before: A | undefined, after: A | undefined): void {
-  for (const name of namesOf(c).all) {
+  for (const name of (s.checked === c ? s.names! : namesOf(c)).all) {
     const keys = c.indexes[name]!.keys
     const o = before === undefined ? undefined : keys(before)
     const n = after === undefined ? undefined : keys(after)
@@ -152,11 +190,11 @@ export function setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: numbe
 
 /** Throws when another record holds one of the value's unique keys; checked before any write. */
 export function checkUnique<A>(c: Collection<A>, s: Shelf, id: string, value: A): void {
-  for (const name of namesOf(c).unique) {
+  for (const name of (s.checked === c ? s.names! : namesOf(c)).unique) {
     const k = c.indexes[name]!.keys(value)
     if (k === undefined) continue
     for (const key of typeof k === "string" ? [k] : k) {
-      const ids = s.indexes.get(name)?.keys.get(key)
+      const ids = idsAt(s, name, key)
       const holder = ids === undefined ? undefined : typeof ids === "string" ? ids : ids.ids.find((x) => x !== id)
       if (holder !== undefined && holder !== id) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: holder })
     }
@@ -169,7 +207,7 @@ export function positioned(s: Shelf, id: string): Positioned<unknown> {
 
 /** Rows holding an index key, in listing order. */
 export function indexedRows(s: Shelf, index: string, value: string): Array<Positioned<unknown>> {
-  const ids = s.indexes.get(index)?.keys.get(value)
+  const ids = idsAt(s, index, value)
   if (ids === undefined) return []
   if (typeof ids === "string") return [positioned(s, ids)]
   return ids.ids.map((id) => positioned(s, id))
@@ -179,13 +217,13 @@ export function reader(s: Shelf): IndexReader<unknown> {
   return {
     count: (index, key) => {
       if (index === undefined) return s.rows.size
-      const ids = s.indexes.get(index)?.keys.get(key!)
+      const ids = idsAt(s, index, key!)
       return ids === undefined ? 0 : typeof ids === "string" ? 1 : ids.size
     },
     pageAt: (index, key, afterSeq, n, descending) => {
       const page = (list: SeqList) => (descending ? list.before(afterSeq, n) : list.after(afterSeq, n)).map((id) => positioned(s, id))
       if (index === undefined) return page(s.order)
-      const ids = s.indexes.get(index)?.keys.get(key!)
+      const ids = idsAt(s, index, key!)
       if (ids === undefined) return []
       if (typeof ids === "string") {
         const row = positioned(s, ids)
@@ -199,7 +237,8 @@ export function reader(s: Shelf): IndexReader<unknown> {
 }
 
 export function* rangeRows(s: Shelf, index: string, range: Condition): Iterable<Positioned<unknown>> {
-  const idx = s.indexes.get(index)
+  // A twin's keys are among its plain index's: walk those, each answered through the twin.
+  const idx = s.indexes.get(s.names?.twin.get(index) ?? index)
   if (idx === undefined) return
   const r = range as { readonly gt?: string; readonly gte?: string }
   const keys = idx.sorted?.from(r.gt ?? r.gte, r.gt !== undefined) ?? idx.keys.keys()

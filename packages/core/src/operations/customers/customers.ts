@@ -50,10 +50,14 @@ const checkUmaFree = (platform: PlatformRecord, uma: string, self?: string) =>
     Effect.flatMap((holders) => (holders.some((c) => c.id !== self) ? Effect.fail(umaTaken(uma)) : Effect.void))
   )
 
-const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt: string) => {
-  const local = platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40) || "customer"
+/** The UMA address given to a customer created without one; `clean` when the id is already a valid local part. */
+const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt: string, clean = false) => {
+  const local = clean ? platformCustomerId : platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40) || "customer"
   return `$${local}.${salt}@${platform.umaDomain}`
 }
+
+/** The first 16 hex digits of a uuid (8-4-4): what removing its dashes and cutting at 16 gives, without a regex. */
+const generatedPlatformCustomerId = (uuid: string) => uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18)
 
 /**
  * POST /customers. One transaction creates the customer, its Global account (an
@@ -70,8 +74,9 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
       Effect.gen(function* () {
         const now = rfc3339(yield* Clock.currentTimeMillis)
         const uuid = yield* ids.uuid
-        const platformCustomerId = body.platformCustomerId ?? uuid.replace(/-/g, "").slice(0, 16)
-        const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, uuid.slice(0, 6))
+        const platformCustomerId = body.platformCustomerId ?? generatedPlatformCustomerId(uuid)
+        // A generated id is 16 lowercase hex digits: already a clean local part.
+        const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, uuid.slice(0, 6), body.platformCustomerId === undefined)
         const id = makeId("Customer", uuid)
         const status = statusAtCreation(body.customerType, body.customerType === "INDIVIDUAL" ? body.fullName : undefined)
         // The engine's fields first, then the body's: on Node 20, adding keys after a leading
