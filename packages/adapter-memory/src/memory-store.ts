@@ -114,12 +114,6 @@ export class MemoryStoreHandle {
     for (const byScope of this.world.shelves.values()) for (const s of byScope.values()) n += s.rows.size
     return n
   }
-  /** How many records one collection holds, every scope. */
-  countOf(c: Collection<any>): number {
-    let n = 0
-    for (const s of this.world.shelves.get(c.name)?.values() ?? []) n += s.rows.size
-    return n
-  }
   /** An independent store starting from this one's current state. */
   fork(): MemoryStoreHandle {
     return new MemoryStoreHandle(copyWorld(this.world), this.options)

@@ -98,6 +98,9 @@ export const namesOf = (c: Collection<any>): Names => {
   return n
 }
 
+/** The names of `c`'s indexes: the shelf's copy when it was checked against `c` (every put reads them). */
+const shelfNames = (c: Collection<any>, s: Shelf): Names => (s.checked === c ? s.names! : namesOf(c))
+
 /** Builds, from the records, every declared index the shelf has not built yet (twins have none of their own). */
 export function indexed(c: Collection<unknown>, s: Shelf): void {
   s.checked = c
@@ -170,7 +173,7 @@ export function indexDelete(s: Shelf, name: string, key: string, id: string, seq
  * of 100,000 ids out and back in.
  */
 export function setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: number, before: A | undefined, after: A | undefined): void {
-  for (const name of (s.checked === c ? s.names! : namesOf(c)).all) {
+  for (const name of shelfNames(c, s).all) {
     const keys = c.indexes[name]!.keys
     const o = before === undefined ? undefined : keys(before)
     const n = after === undefined ? undefined : keys(after)
@@ -190,7 +193,7 @@ export function setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: numbe
 
 /** Throws when another record holds one of the value's unique keys; checked before any write. */
 export function checkUnique<A>(c: Collection<A>, s: Shelf, id: string, value: A): void {
-  for (const name of (s.checked === c ? s.names! : namesOf(c)).unique) {
+  for (const name of shelfNames(c, s).unique) {
     const k = c.indexes[name]!.keys(value)
     if (k === undefined) continue
     for (const key of typeof k === "string" ? [k] : k) {

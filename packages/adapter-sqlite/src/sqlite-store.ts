@@ -13,7 +13,6 @@ import {
   UniqueViolation
 } from "@tessera/core"
 import {
-  announceDurabilityBarrier,
   type IndexReader,
   planList,
   type Positioned,
@@ -300,7 +299,6 @@ export { migrate, openDatabase, type SqliteStoreOptions } from "./open-database.
 export const SqliteStore = {
   /** `Store` on a SQLite file, opened for the layer's lifetime and closed with it. */
   layer: (options: SqliteStoreOptions): Layer.Layer<Store> => {
-    if (options.groupCommit !== false) announceDurabilityBarrier()
     return Layer.scoped(
       Store,
       Effect.acquireRelease(

@@ -25,22 +25,6 @@ export interface PendingCommit {
   readonly ticket: number
 }
 
-let barrierInUse = false
-
-/**
- * Whether a store whose commits need `awaitDurable` was made in this process. Until one is, the
- * engine adds no step to the programs it runs (memory and PostgreSQL stores never need it).
- */
-export const durabilityBarrierInUse = (): boolean => barrierInUse
-
-/**
- * Said by a store layer that will need `awaitDurable` when it is made, before any engine built
- * on it runs a program (a transaction with a `committed` hook says it too).
- */
-export const announceDurabilityBarrier = (): void => {
-  barrierInUse = true
-}
-
 let newestPending: PendingCommit | undefined
 
 /**
@@ -141,7 +125,6 @@ const isRetryable = (e: unknown): e is StoreError => e instanceof StoreError && 
  * every write of the engine, so each step shows in the benchmarks.
  */
 export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHooks, retries = STORE_TRANSACTION_RETRIES) => {
-  if (hooks.committed !== undefined) barrierInUse = true
   const remember = <X, E>(pending: PendingCommit | undefined, exit: Exit.Exit<X, E>): Effect.Effect<X, E> =>
     pending === undefined ? exit : ((newestPending = pending), Effect.zipRight(FiberRef.set(pendingCommit, pending), exit))
   const settle = <X, E>(exit: Exit.Exit<X, E>): Effect.Effect<X, E | StoreError> => {
