@@ -14,16 +14,23 @@ const statusOf = async (banner: string, secret: string) => {
   return r.status
 }
 
+/** Runs `check` against a CLI server on `db` configured with `secret`, stopping it afterwards. */
+const serving = async (db: string, secret: string, check: (banner: string) => Promise<void>) => {
+  const cli = await startCli(["serve", "--port", "0", "--db", db, "--client-id", "me"], { TESSERA_CLIENT_SECRET: secret })
+  try {
+    await check(cli.banner)
+  } finally {
+    await cli.stop()
+  }
+}
+
 describe("the configured client secret at start", () => {
   it("authenticates, is stored only as its hash, and a restart with another secret replaces it", async () => {
     const db = join(tempDir(), "s.sqlite")
-    const first = await startCli(["serve", "--port", "0", "--db", db, "--client-id", "me"], { TESSERA_CLIENT_SECRET: "first-secret" })
-    try {
-      expect(await statusOf(first.banner, "first-secret")).toBe(200)
-      expect(await statusOf(first.banner, "second-secret")).toBe(401)
-    } finally {
-      await first.stop()
-    }
+    await serving(db, "first-secret", async (banner) => {
+      expect(await statusOf(banner, "first-secret")).toBe(200)
+      expect(await statusOf(banner, "second-secret")).toBe(401)
+    })
     const stored = readFileSync(db, "latin1") + readFileSync(`${db}-wal`, { encoding: "latin1", flag: "a+" })
     expect(stored).not.toContain("first-secret")
     // The hash the database holds verifies the secret (the server remembers a verified secret in
@@ -31,24 +38,17 @@ describe("the configured client secret at start", () => {
     const hashes = stored.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? []
     expect(hashes.length).toBeGreaterThan(0)
     for (const h of hashes) expect(await verifySecretHash("first-secret", h)).toBe(true)
-    const second = await startCli(["serve", "--port", "0", "--db", db, "--client-id", "me"], { TESSERA_CLIENT_SECRET: "second-secret" })
-    try {
-      expect(await statusOf(second.banner, "second-secret")).toBe(200)
-      expect(await statusOf(second.banner, "first-secret")).toBe(401)
-    } finally {
-      await second.stop()
-    }
+    await serving(db, "second-secret", async (banner) => {
+      expect(await statusOf(banner, "second-secret")).toBe(200)
+      expect(await statusOf(banner, "first-secret")).toBe(401)
+    })
   })
 
   it("a restart with the same secret keeps serving it", async () => {
     const db = join(tempDir(), "s.sqlite")
-    for (let i = 0; i < 2; i++) {
-      const cli = await startCli(["serve", "--port", "0", "--db", db, "--client-id", "me"], { TESSERA_CLIENT_SECRET: "same-secret" })
-      try {
-        expect(await statusOf(cli.banner, "same-secret")).toBe(200)
-      } finally {
-        await cli.stop()
-      }
-    }
+    for (let i = 0; i < 2; i++)
+      await serving(db, "same-secret", async (banner) => {
+        expect(await statusOf(banner, "same-secret")).toBe(200)
+      })
   })
 })
