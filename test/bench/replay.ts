@@ -22,8 +22,8 @@ export const knownUuids = (db: Database.Database): Set<string> => {
   const add = (s: unknown) => {
     if (typeof s === "string") for (const m of s.matchAll(UUID)) known.add(m[0])
   }
-  for (const r of db.prepare("SELECT scope, id, data FROM records").iterate() as Iterable<Record<string, unknown>>) for (const v of Object.values(r)) add(v)
-  for (const r of db.prepare("SELECT scope, key, id FROM record_index").iterate() as Iterable<Record<string, unknown>>) for (const v of Object.values(r)) add(v)
+  for (const sql of ["SELECT id, data FROM records", "SELECT scope FROM spaces", "SELECT key FROM record_index"])
+    for (const r of db.prepare(sql).iterate() as Iterable<Record<string, unknown>>) for (const v of Object.values(r)) add(v)
   return known
 }
 

@@ -67,7 +67,7 @@ const setUp = async () => {
   }
   /** How many customers with this email prefix are committed (read on the store's own connection). */
   const committed = (prefix: string) =>
-    (db.prepare("SELECT count(*) AS n FROM records WHERE collection = 'customers' AND data LIKE ?").get(`%"email":"${prefix}%`) as { n: number }).n
+    (db.prepare("SELECT count(*) AS n FROM records JOIN spaces USING (space) WHERE collection = 'customers' AND data LIKE ?").get(`%"email":"${prefix}%`) as { n: number }).n
   return { db, engine, control, request, committed }
 }
 
@@ -175,7 +175,7 @@ describe("SQLite group commit", () => {
     const put = (id: string) => Effect.flatMap(Store, (s) => s.put(Docs, "p", { id }))
     engine.runSync(put("a"))
     expect(control.pending).toHaveLength(0)
-    expect(db.prepare("SELECT count(*) AS n FROM records WHERE collection = 'docs'").get()).toEqual({ n: 1 })
+    expect(db.prepare("SELECT count(*) AS n FROM records JOIN spaces USING (space) WHERE collection = 'docs'").get()).toEqual({ n: 1 })
     // A read never syncs, and never fails for a broken disk.
     control.failSyncNow()
     expect(Option.isSome(engine.runSync(Effect.flatMap(Store, (s) => s.get(Docs, "p", "a"))))).toBe(true)

@@ -26,6 +26,7 @@ import { openDatabase, type SqliteStoreOptions } from "./open-database.ts"
 import { counted } from "./migrations/reindex.ts"
 import { cacheKey, MAX_CACHED_JSON_CHARS, RecordCache } from "./record-cache.ts"
 import { GroupCommit, walFileSync, type WalSync } from "./group-commit.ts"
+import { Spaces } from "./spaces.ts"
 
 interface RecordRow {
   readonly seq: number
@@ -77,71 +78,60 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
         throw storeErrorOf(db, e)
       }
     }
+  // Rows name their collection, scope and index by number (`spaces`, migration 4, #470).
+  const spaces = new Spaces(db)
   const q = {
-    get: db.prepare<[string, string, string], RecordRow>("SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND id = ?"),
-    insert: db.prepare("INSERT INTO records (collection, scope, id, data) VALUES (?, ?, ?, ?)"),
+    get: db.prepare<[number, string], RecordRow>("SELECT seq, data FROM records WHERE space = ? AND id = ?"),
+    insert: db.prepare("INSERT INTO records (space, id, data) VALUES (?, ?, ?)"),
     update: db.prepare("UPDATE records SET data = ? WHERE seq = ?"),
     remove: db.prepare("DELETE FROM records WHERE seq = ?"),
-    indexDelete: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND seq = ?"),
-    holder: db.prepare<[string, string, string, string, string], string>(
-      "SELECT id FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ? AND id <> ? LIMIT 1"
-    ).pluck(),
-    countUp: db.prepare(
-      `INSERT INTO record_counts (collection, scope, name, key, n) VALUES (?, ?, ?, ?, 1)
-       ON CONFLICT (collection, scope, name, key) DO UPDATE SET n = n + 1`
-    ),
-    countDown: db.prepare("UPDATE record_counts SET n = n - 1 WHERE collection = ? AND scope = ? AND name = ? AND key = ?"),
-    counter: db.prepare<[string, string, string, string], number>(
-      "SELECT n FROM record_counts WHERE collection = ? AND scope = ? AND name = ? AND key = ?"
-    ).pluck(),
-    countKey: db.prepare<[string, string, string, string], number>(
-      "SELECT count(*) FROM record_index WHERE collection = ? AND scope = ? AND name = ? AND key = ?"
-    ).pluck(),
+    idAt: db.prepare<[number], string>("SELECT id FROM records WHERE seq = ?").pluck(),
+    indexDelete: db.prepare("DELETE FROM record_index WHERE ix = ? AND key = ? AND seq = ?"),
+    holder: db.prepare<[number, string, number], number>("SELECT seq FROM record_index WHERE ix = ? AND key = ? AND seq <> ? LIMIT 1").pluck(),
+    countUp: db.prepare("INSERT INTO record_counts (ix, key, n) VALUES (?, ?, 1) ON CONFLICT (ix, key) DO UPDATE SET n = n + 1"),
+    countDown: db.prepare("UPDATE record_counts SET n = n - 1 WHERE ix = ? AND key = ?"),
+    counter: db.prepare<[number, string], number>("SELECT n FROM record_counts WHERE ix = ? AND key = ?").pluck(),
+    countKey: db.prepare<[number, string], number>("SELECT count(*) FROM record_index WHERE ix = ? AND key = ?").pluck(),
     // CROSS JOIN pins the join order: index entries first (already in seq order under one
     // key), then each record by its rowid.
-    byKey: db.prepare<[string, string, string, string], RecordRow>(
+    byKey: db.prepare<[number, string], RecordRow>(
+      "SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq WHERE i.ix = ? AND i.key = ? ORDER BY i.seq"
+    ),
+    pageKey: db.prepare<[number, string, number, number], RecordRow>(
       `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
-       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? ORDER BY i.seq`
+       WHERE i.ix = ? AND i.key = ? AND i.seq > ? ORDER BY i.seq LIMIT ?`
     ),
-    pageKey: db.prepare<[string, string, string, string, number, number], RecordRow>(
+    pageAll: db.prepare<[number, number, number], RecordRow>("SELECT seq, data FROM records WHERE space = ? AND seq > ? ORDER BY seq LIMIT ?"),
+    pageKeyDesc: db.prepare<[number, string, number, number], RecordRow>(
       `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
-       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? AND i.seq > ? ORDER BY i.seq LIMIT ?`
+       WHERE i.ix = ? AND i.key = ? AND i.seq < ? ORDER BY i.seq DESC LIMIT ?`
     ),
-    pageAll: db.prepare<[string, string, number, number], RecordRow>(
-      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND seq > ? ORDER BY seq LIMIT ?"
-    ),
-    pageKeyDesc: db.prepare<[string, string, string, string, number, number], RecordRow>(
-      `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
-       WHERE i.collection = ? AND i.scope = ? AND i.name = ? AND i.key = ? AND i.seq < ? ORDER BY i.seq DESC LIMIT ?`
-    ),
-    pageAllDesc: db.prepare<[string, string, number, number], RecordRow>(
-      "SELECT seq, data FROM records WHERE collection = ? AND scope = ? AND seq < ? ORDER BY seq DESC LIMIT ?"
-    ),
-    clearIndex: db.prepare("DELETE FROM record_index WHERE collection = ? AND scope = ?"),
-    clearCounts: db.prepare("DELETE FROM record_counts WHERE collection = ? AND scope = ?"),
-    clear: db.prepare("DELETE FROM records WHERE collection = ? AND scope = ?")
+    pageAllDesc: db.prepare<[number, number, number], RecordRow>("SELECT seq, data FROM records WHERE space = ? AND seq < ? ORDER BY seq DESC LIMIT ?"),
+    clearIndex: db.prepare("DELETE FROM record_index WHERE ix IN (SELECT space FROM spaces WHERE collection = ? AND scope = ?)"),
+    clearCounts: db.prepare("DELETE FROM record_counts WHERE ix IN (SELECT space FROM spaces WHERE collection = ? AND scope = ?)"),
+    clear: db.prepare("DELETE FROM records WHERE space = ?")
   }
   // Multi-row inserts of index entries, by row count, prepared on first use.
   const indexAdds = new Map<number, Database.Statement>()
   const indexAdd = (n: number) => {
     let st = indexAdds.get(n)
     if (st === undefined) {
-      st = db.prepare(`INSERT OR IGNORE INTO record_index (collection, scope, name, key, seq, id) VALUES ${Array(n).fill("(?, ?, ?, ?, ?, ?)").join(", ")}`)
+      st = db.prepare(`INSERT OR IGNORE INTO record_index (ix, key, seq) VALUES ${Array(n).fill("(?, ?, ?)").join(", ")}`)
       indexAdds.set(n, st)
     }
     return st
   }
   // Range statements by which bounds they have (at most 16), prepared on first use.
-  const ranges = new Map<string, Database.Statement<Array<string>, RecordRow>>()
+  const ranges = new Map<string, Database.Statement<Array<string | number>, RecordRow>>()
   const rangeStatement = (r: Record<string, string | undefined>) => {
     const ops = (["gt", "gte", "lt", "lte"] as const).filter((op) => r[op] !== undefined)
     const sig = ops.join(",")
     let st = ranges.get(sig)
     if (st === undefined) {
       const sql = { gt: ">", gte: ">=", lt: "<", lte: "<=" }
-      st = db.prepare<Array<string>, RecordRow>(
+      st = db.prepare<Array<string | number>, RecordRow>(
         `SELECT r.seq, r.data FROM record_index i CROSS JOIN records r ON r.seq = i.seq
-         WHERE i.collection = ? AND i.scope = ? AND i.name = ?${ops.map((op) => ` AND i.key ${sql[op]} ?`).join("")}`
+         WHERE i.ix = ?${ops.map((op) => ` AND i.key ${sql[op]} ?`).join("")}`
       )
       ranges.set(sig, st)
     }
@@ -155,10 +145,15 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
     begin: guard(() => {
       group?.checkWritable()
       wrote = false
+      spaces.rolledBack()
       begin.run()
     }),
-    commit: guard(() => void commit.run()),
+    commit: guard(() => {
+      commit.run()
+      spaces.committed()
+    }),
     rollback: guard(() => {
+      spaces.rolledBack()
       if (db.inTransaction) rollback.run()
     }),
     ...(group === undefined ? {} : { committed: () => (wrote ? group.commit() : undefined) })
@@ -175,54 +170,72 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
       for (const name of Object.keys(c.indexes)) for (const k of indexKeys(c, name, value)) out.set(`${name}\u0000${k}`, [name, k])
     return out
   }
-  const writeIndexes = <A>(c: Collection<A>, scope: string, id: string, seq: number, before: A | undefined, after: A | undefined) => {
+  const writeIndexes = <A>(c: Collection<A>, scope: string, seq: number, before: A | undefined, after: A | undefined) => {
     const old = keysOf(c, before)
     const next = keysOf(c, after)
     for (const [k, [name, key]] of old)
       if (!next.has(k)) {
-        q.indexDelete.run(c.name, scope, name, key, seq)
-        if (counted(c as Collection<unknown>, name)) q.countDown.run(c.name, scope, name, key)
+        const ix = spaces.ensure(c.name, scope, name)
+        q.indexDelete.run(ix, key, seq)
+        if (counted(c as Collection<unknown>, name)) q.countDown.run(ix, key)
       }
     // New entries go in one multi-row statement: a created record has up to a dozen, and each
     // statement run costs more than its row.
     const rows: Array<string | number> = []
     for (const [k, [name, key]] of next)
       if (!old.has(k)) {
-        rows.push(c.name, scope, name, key, seq, id)
-        if (counted(c as Collection<unknown>, name)) q.countUp.run(c.name, scope, name, key)
+        const ix = spaces.ensure(c.name, scope, name)
+        rows.push(ix, key, seq)
+        if (counted(c as Collection<unknown>, name)) q.countUp.run(ix, key)
       }
-    if (rows.length > 0) indexAdd(rows.length / 6).run(...rows)
+    if (rows.length > 0) indexAdd(rows.length / 3).run(...rows)
   }
-  const checkUnique = <A>(c: Collection<A>, scope: string, id: string, value: A) => {
+  /** Fails when another record (any seq but `seq`) holds one of the value's unique keys. */
+  const checkUnique = <A>(c: Collection<A>, scope: string, seq: number, value: A) => {
     for (const name in c.indexes) {
       if (c.indexes[name]!.kind !== "unique") continue
+      const ix = spaces.of(c.name, scope, name)
+      if (ix === undefined) continue
       for (const key of indexKeys(c, name, value)) {
-        const holder = q.holder.get(c.name, scope, name, key, id)
-        if (holder !== undefined) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: holder })
+        const holder = q.holder.get(ix, key, seq)
+        if (holder !== undefined) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: q.idAt.get(holder)! })
       }
     }
   }
 
-  const reader = <A>(c: Collection<A>, scope: string): IndexReader<A> => ({
-    count: (index, key) =>
-      index === undefined
-        ? (q.counter.get(c.name, scope, "", "") ?? 0)
-        : counted(c as Collection<unknown>, index)
-          ? (q.counter.get(c.name, scope, index, key!) ?? 0)
-          : (q.countKey.get(c.name, scope, index, key!) ?? 0),
-    pageAt: (index, key, afterSeq, n, descending) => {
-      if (!descending)
-        return (index === undefined ? q.pageAll.all(c.name, scope, afterSeq, n) : q.pageKey.all(c.name, scope, index, key!, afterSeq, n)).map(parse<A>)
-      // SQLite binds no Infinity: "before the newest" is before any seq there can be.
-      const before = Math.min(afterSeq, Number.MAX_SAFE_INTEGER)
-      return (index === undefined ? q.pageAllDesc.all(c.name, scope, before, n) : q.pageKeyDesc.all(c.name, scope, index, key!, before, n)).map(parse<A>)
-    },
-    scanKey: (index, key) => q.byKey.all(c.name, scope, index, key).map(parse<A>),
-    scanRange: (index, range: Condition) => {
-      const { st, args } = rangeStatement(range as Record<string, string | undefined>)
-      return st.all(c.name, scope, index, ...args).map(parse<A>)
+  // Reads of a space nothing was ever written to find nothing, without creating it.
+  const reader = <A>(c: Collection<A>, scope: string): IndexReader<A> => {
+    const ixOf = (index: string | undefined) => spaces.of(c.name, scope, index ?? "")
+    return {
+      count: (index, key) => {
+        const ix = ixOf(index)
+        if (ix === undefined) return 0
+        return index === undefined
+          ? (q.counter.get(ix, "") ?? 0)
+          : counted(c as Collection<unknown>, index)
+            ? (q.counter.get(ix, key!) ?? 0)
+            : (q.countKey.get(ix, key!) ?? 0)
+      },
+      pageAt: (index, key, afterSeq, n, descending) => {
+        const ix = ixOf(index)
+        if (ix === undefined) return []
+        if (!descending) return (index === undefined ? q.pageAll.all(ix, afterSeq, n) : q.pageKey.all(ix, key!, afterSeq, n)).map(parse<A>)
+        // SQLite binds no Infinity: "before the newest" is before any seq there can be.
+        const before = Math.min(afterSeq, Number.MAX_SAFE_INTEGER)
+        return (index === undefined ? q.pageAllDesc.all(ix, before, n) : q.pageKeyDesc.all(ix, key!, before, n)).map(parse<A>)
+      },
+      scanKey: (index, key) => {
+        const ix = ixOf(index)
+        return ix === undefined ? [] : q.byKey.all(ix, key).map(parse<A>)
+      },
+      scanRange: (index, range: Condition) => {
+        const ix = ixOf(index)
+        if (ix === undefined) return []
+        const { st, args } = rangeStatement(range as Record<string, string | undefined>)
+        return st.all(ix, ...args).map(parse<A>)
+      }
     }
-  })
+  }
 
   return {
     get: <A>(c: Collection<A>, scope: string, id: string) =>
@@ -231,7 +244,8 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
           const key = cacheKey(c.name, scope, id)
           const hit = cache.get(key)
           if (hit !== undefined) return Option.some(hit as A)
-          const row = q.get.get(c.name, scope, id)
+          const space = spaces.of(c.name, scope, "")
+          const row = space === undefined ? undefined : q.get.get(space, id)
           if (row === undefined) return Option.none<A>()
           const value = JSON.parse(row.data) as A
           if (row.data.length <= MAX_CACHED_JSON_CHARS) cache.set(key, value)
@@ -242,17 +256,19 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
       write<void, StoreError | UniqueViolation>(
         guard(() => {
           const id = c.idOf(value)
-          checkUnique(c, scope, id, value)
+          const known = spaces.of(c.name, scope, "")
+          const prev = known === undefined ? undefined : q.get.get(known, id)
+          checkUnique(c, scope, prev?.seq ?? 0, value)
           wrote = true
           cache.forget(cacheKey(c.name, scope, id))
-          const prev = q.get.get(c.name, scope, id)
           if (prev === undefined) {
-            const seq = Number(q.insert.run(c.name, scope, id, JSON.stringify(value)).lastInsertRowid)
-            q.countUp.run(c.name, scope, "", "")
-            writeIndexes(c, scope, id, seq, undefined, value)
+            const space = known ?? spaces.ensure(c.name, scope, "")
+            const seq = Number(q.insert.run(space, id, JSON.stringify(value)).lastInsertRowid)
+            q.countUp.run(space, "")
+            writeIndexes(c, scope, seq, undefined, value)
           } else {
             q.update.run(JSON.stringify(value), prev.seq)
-            writeIndexes(c, scope, id, prev.seq, JSON.parse(prev.data), value)
+            writeIndexes(c, scope, prev.seq, JSON.parse(prev.data), value)
           }
         })
       ) as never,
@@ -260,16 +276,22 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
       write(
         guard(() => {
           cache.forget(cacheKey(c.name, scope, id))
-          const prev = q.get.get(c.name, scope, id)
-          if (prev === undefined) return false
+          const space = spaces.of(c.name, scope, "")
+          const prev = space === undefined ? undefined : q.get.get(space, id)
+          if (space === undefined || prev === undefined) return false
           wrote = true
-          writeIndexes(c, scope, id, prev.seq, JSON.parse(prev.data), undefined)
-          q.countDown.run(c.name, scope, "", "")
+          writeIndexes(c, scope, prev.seq, JSON.parse(prev.data), undefined)
+          q.countDown.run(space, "")
           return q.remove.run(prev.seq).changes > 0
         })
       ),
     findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>
-      syncRead(guard(() => q.byKey.all(c.name, scope, index, value).map((r) => JSON.parse(r.data) as A))),
+      syncRead(
+        guard(() => {
+          const ix = spaces.of(c.name, scope, index)
+          return ix === undefined ? [] : q.byKey.all(ix, value).map((r) => JSON.parse(r.data) as A)
+        })
+      ),
     list: <A>(c: Collection<A>, scope: string, query: ListQuery) => syncRead(guard((): Page<A> => planList(c, reader(c, scope), query))),
     due: <A>(c: Collection<A>, scope: string, index: string, upTo: string, limit: number) =>
       syncRead(
@@ -287,7 +309,8 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
           wrote = true
           q.clearIndex.run(c.name, scope)
           q.clearCounts.run(c.name, scope)
-          return q.clear.run(c.name, scope).changes
+          const space = spaces.of(c.name, scope, "")
+          return space === undefined ? 0 : q.clear.run(space).changes
         })
       ),
     transaction: tx

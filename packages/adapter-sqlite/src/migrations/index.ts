@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3"
 import { AuthMethods, Customers, ExternalAccounts, InternalAccounts, Outbox, Platforms, Sessions, SignedRequests } from "@tessera/core"
-import { reindex, REBUILD_INDEX_TABLES } from "./reindex.ts"
+import { COMPACT_TABLES, reindexV3, REBUILD_INDEX_TABLES } from "./reindex.ts"
 
 /**
  * A versioned migration: SQL, or a function for what SQL cannot say (computing index keys with
@@ -52,7 +52,15 @@ export const migrations: ReadonlyArray<Migration> = [
     version: 3,
     run: (db) => {
       db.exec(REBUILD_INDEX_TABLES)
-      reindex(db, [Platforms, Customers, InternalAccounts, ExternalAccounts, AuthMethods, Sessions, SignedRequests, Outbox])
+      reindexV3(db, [Platforms, Customers, InternalAccounts, ExternalAccounts, AuthMethods, Sessions, SignedRequests, Outbox])
     }
+  },
+  {
+    // Names become numbers (DECISIONS #470): each (collection, scope) and (collection, scope,
+    // index) gets one in `spaces`, and records, index entries and counters carry it; index
+    // entries drop the record id (their seq names the record). A creation's index rows are a
+    // third of the size, so its inserts split fewer pages and the log gets fewer frames.
+    version: 4,
+    sql: COMPACT_TABLES
   }
 ]

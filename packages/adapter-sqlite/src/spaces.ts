@@ -1,0 +1,64 @@
+import type Database from "better-sqlite3"
+
+/**
+ * Numbers for (collection, scope, index name) triples, the `spaces` table of migration 4
+ * (DECISIONS #470): a record row carries its collection and scope's number (index name ''), an
+ * index row or counter its index's number, instead of repeating ~80 characters of names in
+ * every row of the B-trees a creation writes.
+ *
+ * A number, once committed, names its triple forever (no statement deletes a space), so every
+ * process may keep the ones it has seen. One this connection assigns inside a write transaction
+ * is only kept once that transaction commits: a rolled-back insert frees its number, which
+ * another process may then assign to another triple.
+ */
+export class Spaces {
+  private readonly known = new Map<string, Map<string, number>>()
+  private readonly pending = new Map<string, readonly [collection: string, scope: string, name: string, space: number]>()
+  private readonly find: Database.Statement<[string, string, string], number>
+  private readonly insert: Database.Statement<[string, string, string]>
+
+  constructor(db: Database.Database) {
+    this.find = db.prepare<[string, string, string], number>("SELECT space FROM spaces WHERE collection = ? AND scope = ? AND name = ?").pluck()
+    this.insert = db.prepare<[string, string, string]>("INSERT INTO spaces (collection, scope, name) VALUES (?, ?, ?)")
+  }
+
+  /** The triple's number, or `undefined` when nothing was ever written under it: a read never creates one. */
+  of(collection: string, scope: string, name: string): number | undefined {
+    const names = this.known.get(`${collection}\u0000${scope}`)
+    const hit = names?.get(name)
+    if (hit !== undefined) return hit
+    const mine = this.pending.get(`${collection}\u0000${scope}\u0000${name}`)
+    if (mine !== undefined) return mine[3]
+    const found = this.find.get(collection, scope, name)
+    // Any row found that this connection did not insert is committed: safe to keep.
+    if (found !== undefined) this.keep(collection, scope, name, found)
+    return found
+  }
+
+  /** The triple's number, assigned now if it has none (only inside a write transaction). */
+  ensure(collection: string, scope: string, name: string): number {
+    const existing = this.of(collection, scope, name)
+    if (existing !== undefined) return existing
+    const space = Number(this.insert.run(collection, scope, name).lastInsertRowid)
+    this.pending.set(`${collection}\u0000${scope}\u0000${name}`, [collection, scope, name, space])
+    return space
+  }
+
+  /** The write transaction committed: the numbers it assigned are now everyone's. */
+  committed(): void {
+    for (const [collection, scope, name, space] of this.pending.values()) this.keep(collection, scope, name, space)
+    this.pending.clear()
+  }
+
+  /** The write transaction rolled back: the numbers it assigned are free again. */
+  rolledBack(): void {
+    this.pending.clear()
+  }
+
+  private keep(collection: string, scope: string, name: string, space: number): void {
+    const key = `${collection}\u0000${scope}`
+    let names = this.known.get(key)
+    if (names === undefined) this.known.set(key, (names = new Map()))
+    names.set(name, space)
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { collection, type CustomerRecord, Customers, Outbox, sortableInstant } from "@tessera/core"
+import { makeSqliteStore, migrate, migrations, openDatabase, reindex } from "@tessera/adapter-sqlite"
+
+const run = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(e)
+const freshFile = () => join(mkdtempSync(join(tmpdir(), "tessera-compact-")), "store.sqlite")
+
+const customer = (n: number, extra: Partial<Record<string, unknown>> = {}): CustomerRecord =>
+  ({
+    id: `Customer:${n}`,
+    platformCustomerId: `pc${n}`,
+    umaAddress: `$c${n}@x.test`,
+    customerType: n % 2 === 0 ? "INDIVIDUAL" : "BUSINESS",
+    isDeleted: false,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    ...extra
+  }) as unknown as CustomerRecord
+
+describe("SQLite migration 4: names become numbers", () => {
+  it("a version-3 file keeps its records, indexes, counters and sequence", async () => {
+    const filename = freshFile()
+    // A version-2 file with records in two platforms; migration 3 builds its index rows and
+    // counters (as version 3 wrote them), then migration 4 renumbers them.
+    const old = openDatabase({ filename }, migrations.filter((m) => m.version <= 2))
+    const insert = old.prepare("INSERT INTO records (collection, scope, id, data) VALUES (?, ?, ?, ?)")
+    const webhook = { id: "Webhook:1", type: "T", timestamp: "2026-01-01T00:00:00.000Z", data: {}, resourceId: "r1", nextAttemptAtMs: 1_000 }
+    insert.run("outbox", "p1", webhook.id, JSON.stringify(webhook))
+    insert.run("customers", "p2", "Customer:1", JSON.stringify(customer(1, { platformCustomerId: "other" })))
+    for (let n = 1; n <= 7; n++) insert.run("customers", "p1", `Customer:${n}`, JSON.stringify(customer(n, { isDeleted: n === 3 })))
+    // The newest customer was removed: its seq must never be given again.
+    const newest = old.prepare("SELECT max(seq) AS seq FROM records").get() as { seq: number }
+    old.prepare("DELETE FROM records WHERE seq = ?").run(newest.seq)
+    old.close()
+    const v3 = openDatabase({ filename }, migrations.filter((m) => m.version <= 3))
+    expect(v3.prepare("SELECT count(*) AS n FROM record_index WHERE collection = 'customers' AND scope = 'p1'").get()).not.toEqual({ n: 0 })
+    v3.close()
+
+    const db = openDatabase({ filename })
+    expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 })
+    const store = makeSqliteStore(db)
+    const all = await run(store.list(Customers, "p1", { limit: 3 }))
+    expect([all.items.map((c) => c.id), all.totalCount, all.hasMore]).toEqual([["Customer:1", "Customer:2", "Customer:3"], 6, true])
+    const active = await run(store.list(Customers, "p1", { where: [{ index: "active", eq: "yes" }], limit: 10 }))
+    expect([active.items.map((c) => c.id), active.totalCount]).toEqual([["Customer:1", "Customer:2", "Customer:4", "Customer:5", "Customer:6"], 5])
+    expect((await run(store.findBy(Customers, "p2", "platformCustomerId", "other"))).map((c) => c.id)).toEqual(["Customer:1"])
+    expect(await run(store.findBy(Customers, "p1", "platformCustomerId", "other"))).toEqual([])
+    expect((await run(store.due(Outbox, "p1", "due", sortableInstant(5_000)!, 10))).map((e) => e.id)).toEqual(["Webhook:1"])
+    const clash = await run(Effect.flip(store.put(Customers, "p1", customer(8, { umaAddress: "$c2@x.test" }))))
+    expect(clash).toMatchObject({ _tag: "UniqueViolation", index: "umaAddress", existingId: "Customer:2" })
+    await run(store.put(Customers, "p1", customer(9)))
+    const seq = db.prepare("SELECT seq FROM records WHERE id = 'Customer:9'").get() as { seq: number }
+    expect(seq.seq).toBeGreaterThan(newest.seq)
+    expect((await run(store.list(Customers, "p1", { limit: 1 }))).totalCount).toBe(7)
+    db.close()
+  })
+
+  it("a number assigned by a rolled-back write is not kept: another process may assign it next", async () => {
+    interface Note {
+      readonly id: string
+    }
+    const Notes = collection<Note>()("notes", (n) => n.id)
+    const filename = freshFile()
+    const dbA = openDatabase({ filename })
+    const dbB = openDatabase({ filename })
+    const a = makeSqliteStore(dbA)
+    const b = makeSqliteStore(dbB)
+    // A's first write in scope "a" assigns it a number, and fails.
+    const failing = a.transaction(Effect.zipRight(a.put(Notes, "a", { id: "lost" }), Effect.fail("boom" as const)))
+    expect(await run(Effect.flip(failing))).toBe("boom")
+    // B writes first in scope "b": SQLite may hand it the number A's write freed.
+    await run(b.put(Notes, "b", { id: "from-b" }))
+    await run(a.put(Notes, "a", { id: "from-a" }))
+    const ids = async (store: typeof a, scope: string) => (await run(store.list(Notes, scope, { limit: 10 }))).items.map((n) => n.id)
+    expect(await ids(b, "b")).toEqual(["from-b"])
+    expect(await ids(a, "a")).toEqual(["from-a"])
+    expect(await ids(b, "a")).toEqual(["from-a"])
+    dbA.close()
+    dbB.close()
+  })
+
+  it("reindex builds an index declared later, with its counters, for the records already written", async () => {
+    interface Note {
+      readonly id: string
+      readonly tag: string
+    }
+    const before = collection<Note>()("notes", (n) => n.id)
+    const after = collection<Note>()("notes", (n) => n.id, { tag: { kind: "plain", keys: (n) => n.tag, counted: true } })
+    const db = openDatabase({ filename: freshFile() })
+    const store = makeSqliteStore(db)
+    for (const [scope, id, tag] of [["p1", "a", "x"], ["p1", "b", "y"], ["p1", "c", "x"], ["p2", "d", "x"]] as const) await run(store.put(before, scope, { id, tag }))
+    migrate(db, [...migrations, { version: 5, run: (d) => reindex(d, [after]) }])
+    const fresh = makeSqliteStore(db)
+    expect((await run(fresh.findBy(after, "p1", "tag", "x"))).map((n) => n.id)).toEqual(["a", "c"])
+    const page = await run(fresh.list(after, "p1", { where: [{ index: "tag", eq: "x" }], limit: 1 }))
+    expect([page.items.map((n) => n.id), page.totalCount, page.hasMore]).toEqual([["a"], 2, true])
+    expect((await run(fresh.list(after, "p2", { where: [{ index: "tag", eq: "x" }], limit: 10 }))).totalCount).toBe(1)
+    db.close()
+  })
+})
