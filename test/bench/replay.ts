@@ -36,22 +36,32 @@ export const planReplay = (calls: ReadonlyArray<LoggedCall>, known: ReadonlySet<
 /** An argument as a function of this replay's fresh uuids and rowids. */
 type Arg = (ids: ReadonlyArray<string>, rowids: ReadonlyMap<number, number>) => unknown
 
-const compileString = (s: string, slot: ReadonlyMap<string, number>): Arg => {
+// A customer created without a platformCustomerId gets the first 16 hex digits of its uuid, which
+// its UMA address repeats: those are renewed with the uuid, else every replayed customer would
+// share one key and each unique check would read all the customers before it.
+const UUID_OR_COMPACT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16}/g
+const compact = (uuid: string) => uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18)
+
+const compileString = (s: string, slot: ReadonlyMap<string, number>, compactSlot: ReadonlyMap<string, number>): Arg => {
   const parts: Array<string> = []
-  const slots: Array<number> = []
+  const slots: Array<readonly [number, boolean]> = []
   let at = 0
-  for (const m of s.matchAll(UUID)) {
-    const i = slot.get(m[0])
+  for (const m of s.matchAll(UUID_OR_COMPACT)) {
+    const full = m[0].length === 36
+    const i = (full ? slot : compactSlot).get(m[0])
     if (i === undefined) continue
     parts.push(s.slice(at, m.index))
-    slots.push(i)
+    slots.push([i, full])
     at = m.index! + m[0].length
   }
   if (slots.length === 0) return () => s
   parts.push(s.slice(at))
   return (ids) => {
     let out = parts[0]!
-    for (let k = 0; k < slots.length; k++) out += ids[slots[k]!]! + parts[k + 1]!
+    for (let k = 0; k < slots.length; k++) {
+      const [i, full] = slots[k]!
+      out += (full ? ids[i]! : compact(ids[i]!)) + parts[k + 1]!
+    }
     return out
   }
 }
@@ -63,6 +73,7 @@ const compileString = (s: string, slot: ReadonlyMap<string, number>): Arg => {
  */
 export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: string, options: { readonly parseRows?: boolean } = {}) => {
   const slot = new Map(plan.fresh.map((u, i) => [u, i] as const))
+  const compactSlot = new Map(plan.fresh.map((u, i) => [compact(u), i] as const))
   const statements = new Map<string, Database.Statement>()
   const inserted = new Set<number>()
   let walFd: number | undefined
@@ -73,14 +84,14 @@ export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: str
         fsyncSync(walFd)
       }
     if (c.kind === "exec") {
-      const sql = compileString(c.sql, slot)
+      const sql = compileString(c.sql, slot, compactSlot)
       return (ids: ReadonlyArray<string>) => void db.exec(sql(ids, new Map()) as string)
     }
     const key = `${c.pluck ? "p" : "r"}${c.sql}`
     let st = statements.get(key)
     if (st === undefined) statements.set(key, (st = c.pluck ? db.prepare(c.sql).pluck() : db.prepare(c.sql)))
     const args: Array<Arg> = c.args.map((a) => {
-      if (typeof a === "string") return compileString(a, slot)
+      if (typeof a === "string") return compileString(a, slot, compactSlot)
       if (typeof a === "number" && inserted.has(a)) return (_ids, rowids) => rowids.get(a) ?? a
       return () => a
     })

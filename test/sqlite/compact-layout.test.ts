@@ -42,6 +42,11 @@ describe("SQLite migration 4: names become numbers", () => {
 
     const db = openDatabase({ filename })
     expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 })
+    // The two unique indexes answered by their plain twins keep no rows of their own.
+    const twinRows = db.prepare(
+      "SELECT count(*) AS n FROM record_index JOIN spaces ON space = ix WHERE name IN ('activePlatformCustomerId', 'umaAddress')"
+    )
+    expect(twinRows.get()).toEqual({ n: 0 })
     const store = makeSqliteStore(db)
     const all = await run(store.list(Customers, "p1", { limit: 3 }))
     expect([all.items.map((c) => c.id), all.totalCount, all.hasMore]).toEqual([["Customer:1", "Customer:2", "Customer:3"], 6, true])
@@ -53,6 +58,7 @@ describe("SQLite migration 4: names become numbers", () => {
     const clash = await run(Effect.flip(store.put(Customers, "p1", customer(8, { umaAddress: "$c2@x.test" }))))
     expect(clash).toMatchObject({ _tag: "UniqueViolation", index: "umaAddress", existingId: "Customer:2" })
     await run(store.put(Customers, "p1", customer(9)))
+    expect(twinRows.get()).toEqual({ n: 0 })
     const seq = db.prepare("SELECT seq FROM records WHERE id = 'Customer:9'").get() as { seq: number }
     expect(seq.seq).toBeGreaterThan(newest.seq)
     expect((await run(store.list(Customers, "p1", { limit: 1 }))).totalCount).toBe(7)

@@ -20,6 +20,8 @@ import {
   serialisedTransaction,
   singleWrite,
   syncRead,
+  twinsOf,
+  withTwins,
   WritePermit
 } from "@tessera/core/store-kit"
 import { openDatabase, type SqliteStoreOptions } from "./open-database.ts"
@@ -103,10 +105,13 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
 
   // Index rows change only where the keys do: an update that keeps its keys writes no index
   // page, and nothing needs an index by record id (each page written is a WAL frame to sync).
+  // A twin index (declared `within` a plain one) has no rows of its own: its keys are found
+  // among its plain index's (#473).
   const keysOf = <A>(c: Collection<A>, value: A | undefined): Map<string, readonly [string, string]> => {
     const out = new Map<string, readonly [string, string]>()
-    if (value !== undefined)
-      for (const name of Object.keys(c.indexes)) for (const k of indexKeys(c, name, value)) out.set(`${name}\u0000${k}`, [name, k])
+    if (value === undefined) return out
+    const twins = twinsOf(c)
+    for (const name of Object.keys(c.indexes)) if (!twins.has(name)) for (const k of indexKeys(c, name, value)) out.set(`${name}\u0000${k}`, [name, k])
     return out
   }
   const writeIndexes = <A>(c: Collection<A>, scope: string, seq: number, before: A | undefined, after: A | undefined) => {
@@ -131,19 +136,31 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   }
   /** Fails when another record (any seq but `seq`) holds one of the value's unique keys. */
   const checkUnique = <A>(c: Collection<A>, scope: string, seq: number, value: A) => {
+    const twins = twinsOf(c)
     for (const name in c.indexes) {
       if (c.indexes[name]!.kind !== "unique") continue
-      const ix = spaces.of(c.name, scope, name)
+      const plain = twins.get(name)
+      const ix = spaces.of(c.name, scope, plain ?? name)
       if (ix === undefined) continue
       for (const key of indexKeys(c, name, value)) {
-        const holder = q.holder.get(ix, key, seq)
-        if (holder !== undefined) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: q.idAt.get(holder)! })
+        if (plain === undefined) {
+          const holder = q.holder.get(ix, key, seq)
+          if (holder !== undefined) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: q.idAt.get(holder)! })
+          continue
+        }
+        // The plain index's records under the key (a handful): one the twin gives the key holds it.
+        for (const row of q.byKey.all(ix, key)) {
+          if (row.seq === seq) continue
+          const other = JSON.parse(row.data) as A
+          if (indexKeys(c, name, other).includes(key)) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: c.idOf(other) })
+        }
       }
     }
   }
 
   // Reads of a space nothing was ever written to find nothing, without creating it.
-  const reader = <A>(c: Collection<A>, scope: string): IndexReader<A> => {
+  const reader = <A>(c: Collection<A>, scope: string): IndexReader<A> => withTwins(c, ownReader(c, scope))
+  const ownReader = <A>(c: Collection<A>, scope: string): IndexReader<A> => {
     const ixOf = (index: string | undefined) => spaces.of(c.name, scope, index ?? "")
     return {
       count: (index, key) => {
@@ -227,6 +244,7 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
     findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>
       syncRead(
         guard(() => {
+          if (twinsOf(c).has(index)) return [...reader(c, scope).scanKey(index, value)].map((r) => r.value)
           const ix = spaces.of(c.name, scope, index)
           return ix === undefined ? [] : q.byKey.all(ix, value).map((r) => JSON.parse(r.data) as A)
         })

@@ -5,3 +5,4 @@
  */
 export * from "./ports/transaction-context.ts"
 export * from "./ports/store-query.ts"
+export * from "./ports/store-twins.ts"

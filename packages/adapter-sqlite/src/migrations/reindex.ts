@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3"
 import { type Collection, indexKeys } from "@tessera/core"
+import { twinsOf } from "@tessera/core/store-kit"
 
 /** Version 3's tables: index entries by (key, seq), and the counters. */
 export const REBUILD_INDEX_TABLES = `
@@ -99,9 +100,12 @@ export const COMPACT_TABLES = `
     seq INTEGER NOT NULL,
     PRIMARY KEY (ix, key, seq)
   ) WITHOUT ROWID;
+  -- The customers' two unique indexes are declared within their plain twins, which answer them
+  -- (#473): their rows are not kept.
   INSERT INTO record_index_v4 (ix, key, seq)
     SELECT s.space, i.key, i.seq FROM record_index i
-    JOIN spaces s ON s.collection = i.collection AND s.scope = i.scope AND s.name = i.name;
+    JOIN spaces s ON s.collection = i.collection AND s.scope = i.scope AND s.name = i.name
+    WHERE NOT (i.collection = 'customers' AND i.name IN ('activePlatformCustomerId', 'umaAddress'));
   CREATE TABLE record_counts_v4 (
     ix  INTEGER NOT NULL,
     key TEXT NOT NULL,
@@ -110,7 +114,8 @@ export const COMPACT_TABLES = `
   ) WITHOUT ROWID;
   INSERT INTO record_counts_v4 (ix, key, n)
     SELECT s.space, c.key, c.n FROM record_counts c
-    JOIN spaces s ON s.collection = c.collection AND s.scope = c.scope AND s.name = c.name;
+    JOIN spaces s ON s.collection = c.collection AND s.scope = c.scope AND s.name = c.name
+    WHERE NOT (c.collection = 'customers' AND c.name IN ('activePlatformCustomerId', 'umaAddress'));
   DROP TABLE record_index;
   DROP TABLE record_counts;
   DROP TABLE records;
@@ -123,7 +128,8 @@ export const COMPACT_TABLES = `
 /**
  * Rebuilds every index entry and key counter of these collections from their records, with the
  * collections' current definitions, on the current (version 4) tables: how an index added later
- * reaches the records written before. A later migration that adds an index runs this.
+ * reaches the records written before. A later migration that adds an index runs this. Twin
+ * indexes (declared `within` a plain one) keep no rows (#473).
  */
 export const reindex = (db: Database.Database, collections: ReadonlyArray<Collection<any>>): void => {
   const recordSpaces = db.prepare<[string], { space: number; scope: string }>("SELECT space, scope FROM spaces WHERE collection = ? AND name = ''")
@@ -151,7 +157,7 @@ export const reindex = (db: Database.Database, collections: ReadonlyArray<Collec
       for (const r of rows.all(space)) {
         const value = JSON.parse(r.data) as unknown
         for (const name of Object.keys(c.indexes))
-          for (const key of new Set(indexKeys(c, name, value))) {
+          for (const key of twinsOf(c).has(name) ? [] : new Set(indexKeys(c, name, value))) {
             add.run(ixOf(name), key, r.seq)
             if (counted(c, name)) count.run(ixOf(name), key)
           }
