@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { collection, type CustomerRecord, Customers, Outbox, sortableInstant } from "@tessera/core"
 import { makeSqliteStore, migrate, migrations, openDatabase, reindex } from "@tessera/adapter-sqlite"
+import { twinsOf } from "@tessera/core/store-kit"
 
 const run = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(e)
 const freshFile = () => join(mkdtempSync(join(tmpdir(), "tessera-compact-")), "store.sqlite")
@@ -42,11 +43,14 @@ describe("SQLite migration 4: names become numbers", () => {
 
     const db = openDatabase({ filename })
     expect(db.prepare("SELECT max(version) AS v FROM schema_migrations").get()).toEqual({ v: 4 })
-    // The two unique indexes answered by their plain twins keep no rows of their own.
-    const twinRows = db.prepare(
-      "SELECT count(*) AS n FROM record_index JOIN spaces ON space = ix WHERE name IN ('activePlatformCustomerId', 'umaAddress')"
-    )
+    // The indexes answered by their plain twins keep no rows of their own (migration 4 names
+    // them: this fails if the declarations and the migration part ways); every other has rows.
+    const rowsOf = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM record_index JOIN spaces ON space = ix WHERE collection = 'customers' AND name = ?")
+    const twins = [...twinsOf(Customers).keys()]
+    const twinRows = { get: () => ({ n: twins.reduce((n, name) => n + rowsOf.get(name)!.n, 0) }) }
+    expect(twins.sort()).toEqual(["activePlatformCustomerId", "umaAddress"])
     expect(twinRows.get()).toEqual({ n: 0 })
+    for (const name of ["active", "platformCustomerId", "anyUmaAddress", "customerType", "createdAt"]) expect(rowsOf.get(name)!.n).toBeGreaterThan(0)
     const store = makeSqliteStore(db)
     const all = await run(store.list(Customers, "p1", { limit: 3 }))
     expect([all.items.map((c) => c.id), all.totalCount, all.hasMore]).toEqual([["Customer:1", "Customer:2", "Customer:3"], 6, true])
@@ -106,5 +110,37 @@ describe("SQLite migration 4: names become numbers", () => {
     expect([page.items.map((n) => n.id), page.totalCount, page.hasMore]).toEqual([["a"], 2, true])
     expect((await run(fresh.list(after, "p2", { where: [{ index: "tag", eq: "x" }], limit: 10 }))).totalCount).toBe(1)
     db.close()
+  })
+
+  it("a number assigned in a transaction SQLite rolled back by itself (disk full) is not used after it", async () => {
+    interface Note {
+      readonly id: string
+      readonly big?: string
+    }
+    const Notes = collection<Note>()("notes", (n) => n.id)
+    const filename = freshFile()
+    const dbA = openDatabase({ filename })
+    const dbB = openDatabase({ filename })
+    const a = makeSqliteStore(dbA)
+    const b = makeSqliteStore(dbB)
+    await run(a.put(Notes, "seed", { id: "s" }))
+    dbA.pragma(`max_page_count = ${Number(dbA.pragma("page_count", { simple: true })) + 2}`)
+    // The first write in scope "a" assigns it a number; the next fills the disk, and SQLite
+    // rolls the whole transaction back; the program carries on past the error.
+    const body = Effect.gen(function* () {
+      yield* a.put(Notes, "a", { id: "first" })
+      const full = yield* Effect.either(a.put(Notes, "a", { id: "big", big: "x".repeat(200_000) }))
+      expect(full._tag).toBe("Left")
+      yield* a.put(Notes, "a", { id: "after" })
+    })
+    await run(Effect.either(Effect.catchAllDefect(a.transaction(body), () => Effect.void)))
+    dbA.pragma("max_page_count = 1000000")
+    await run(b.put(Notes, "b", { id: "from-b" }))
+    const ids = async (store: typeof a, scope: string) => (await run(store.list(Notes, scope, { limit: 10 }))).items.map((n) => n.id)
+    expect(await ids(b, "b")).toEqual(["from-b"])
+    expect(await ids(a, "b")).toEqual(["from-b"])
+    expect(await ids(a, "a")).not.toContain("from-b")
+    dbA.close()
+    dbB.close()
   })
 })

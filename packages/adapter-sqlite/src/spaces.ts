@@ -17,7 +17,7 @@ export class Spaces {
   private readonly find: Database.Statement<[string, string, string], number>
   private readonly insert: Database.Statement<[string, string, string]>
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.find = db.prepare<[string, string, string], number>("SELECT space FROM spaces WHERE collection = ? AND scope = ? AND name = ?").pluck()
     this.insert = db.prepare<[string, string, string]>("INSERT INTO spaces (collection, scope, name) VALUES (?, ?, ?)")
   }
@@ -27,6 +27,9 @@ export class Spaces {
     const names = this.known.get(`${collection}\u0000${scope}`)
     const hit = names?.get(name)
     if (hit !== undefined) return hit
+    // SQLite rolls a transaction back by itself on some failures (SQLITE_FULL, IOERR): once no
+    // transaction is open, nothing this connection assigned in it exists any more.
+    if (this.pending.size > 0 && !this.db.inTransaction) this.pending.clear()
     const mine = this.pending.get(`${collection}\u0000${scope}\u0000${name}`)
     if (mine !== undefined) return mine[3]
     const found = this.find.get(collection, scope, name)

@@ -43,7 +43,10 @@ export interface IndexSpec<A> {
    * Names a `plain` index of the same collection that gives every record at least the keys
    * this one gives it (this index is a filter of that one: "the active customers' keys").
    * A store may answer this index from that one's entries instead of keeping its own; the
-   * memory store does (one large Map fewer per record). What an index answers is unchanged.
+   * memory and SQLite stores do (one large Map, or one index row, fewer per record). What an
+   * index answers is unchanged. Adding or removing `within` on a collection with records changes
+   * what a SQLite file holds: it needs a migration (rows of a new twin deleted, rows of a former
+   * twin built with `reindex`); migration 4 names the twins it drops (DECISIONS #473).
    */
   readonly within?: string
 }
