@@ -89,7 +89,7 @@ export const lazyClassSchemas = (source) => {
   return head + cls + rest
 }
 
-const withLazyClassSchemas = {
+export const withLazyClassSchemas = {
   name: "effect-lazy-class-schemas",
   setup: (b) => {
     b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/ }, async (args) => {
@@ -138,7 +138,7 @@ export const perModuleEffectImports = (source, names, where) =>
     return [...(types.length > 0 ? [`import type { ${types.join(", ")} } from "effect";`] : []), ...values].join(" ")
   })
 
-const withPerModuleEffectImports = {
+export const withPerModuleEffectImports = {
   name: "effect-per-module-imports",
   setup: (b) => {
     const indexes = new Map()
