@@ -122,7 +122,7 @@ const effectIndex = (resolveDir) => {
 }
 const EFFECT_IMPORT = /import\s*\{([^}]*)\}\s*from\s*"effect";?/g
 export const perModuleEffectImports = (source, names, where) =>
-  source.replace(EFFECT_IMPORT, (_, list) => {
+  source.replace(EFFECT_IMPORT, (statement, list) => {
     const types = []
     const values = []
     for (const spec of list.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
@@ -134,8 +134,8 @@ export const perModuleEffectImports = (source, names, where) =>
         values.push(found.namespace ? `import * as ${alias} from "effect/${found.module}";` : `import { ${name} as ${alias} } from "effect/${found.module}";`)
       }
     }
-    // On one line, so the bundle's line numbers stay the source's.
-    return [...(types.length > 0 ? [`import type { ${types.join(", ")} } from "effect";`] : []), ...values].join(" ")
+    // As many lines as the statement had, so the lines after it keep their numbers.
+    return [...(types.length > 0 ? [`import type { ${types.join(", ")} } from "effect";`] : []), ...values].join(" ") + "\n".repeat(statement.split("\n").length - 1)
   })
 
 export const withPerModuleEffectImports = {
