@@ -3,7 +3,8 @@
 // (scripts/dev-cli.mjs) and the published `tessera` package (scripts/pack-all.mjs). Loading ~300
 // separate ES modules (Effect's among them) costs about twice the bundle's start time.
 import { createHash } from "node:crypto"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -29,6 +30,125 @@ export const withoutFastCheck = {
       /[\\/]effect[\\/]dist[\\/]esm$/.test(args.resolveDir) ? { path: "effect-fast-check", namespace: "tessera-stub" } : undefined
     )
     b.onLoad({ filter: /.*/, namespace: "tessera-stub" }, () => ({ contents: NO_FAST_CHECK, loader: "js" }))
+  }
+}
+
+/**
+ * Effect's schema classes (`Schema.Class`, `TaggedClass`, `TaggedError`) build their schemas when
+ * the class is defined: a tagged class extends its fields' struct with its `_tag` (a new struct
+ * schema), and every class then annotates it five times (what its constructor validates with,
+ * what its `ast` and `toString` show). The error catalogue alone defines 84 such classes at load,
+ * most of which a process never constructs. In the bundle, `makeClass` builds these at the
+ * class's first use instead (memoised per class): the same schemas from the same inputs, so a
+ * class behaves as before and pays for its schemas when it is first constructed, decoded or
+ * encoded. Each replaced text must occur as often as expected, so an Effect whose code differs
+ * fails the build rather than ship half a patch (DECISIONS #461).
+ */
+const CLASS_START = "const makeClass = ({\n"
+const CLASS_END = "\n  return klass;\n};\n"
+const CLASS_SIDES_START = "  const typeSchema_ = typeSchema(schema);\n"
+const CLASS_SIDES_END = "  const fallbackInstanceOf ="
+const replaceCounted = (text, from, to, count = 1) => {
+  const parts = text.split(from)
+  if (parts.length !== count + 1) throw new Error(`scripts/bundle-cli.mjs: Effect's Schema.js has ${parts.length - 1} times ${JSON.stringify(from)}, expected ${count}; the lazy class schemas need revisiting`)
+  return parts.join(to)
+}
+const CLASS_REPLACEMENTS = [
+  // The class's schema itself, given as a function by the tagged classes (below).
+  ["  schema\n}) => {\n", "  schema: schemaArg\n}) => {\n  let schema_;\n  const schemaOf = () => schema_ ??= (isSchema(schemaArg) ? schemaArg : schemaArg());\n"],
+  ["typeSchema(schema)", "typeSchema(schemaOf())"],
+  ["schema.annotations(", "schemaOf().annotations(", 3],
+  ["declare([schema],", "declare([schemaOf()],"],
+  ["extend(schema, newSchema)", "extend(schemaOf(), newSchema)"],
+  ["transformOrFail(schema,", "transformOrFail(schemaOf(),"],
+  ["encodedSchema(schema)", "encodedSchema(schemaOf())"],
+  // Its five annotated sides.
+  ["ParseResult.is(typeSide)", "ParseResult.is(sides().typeSide)"],
+  ["ParseResult.validateSync(constructorSchema)", "ParseResult.validateSync(sides().constructorSchema)"],
+  ["ParseResult.encodeUnknown(typeSide)", "ParseResult.encodeUnknown(sides().typeSide)"],
+  ["[AST.SurrogateAnnotationId]: declarationSurrogate.ast", "[AST.SurrogateAnnotationId]: sides().declarationSurrogate.ast"],
+  ["transform(encodedSide, declaration,", "transform(sides().encodedSide, declaration,"],
+  ["[AST.SurrogateAnnotationId]: transformationSurrogate.ast", "[AST.SurrogateAnnotationId]: sides().transformationSurrogate.ast"],
+  ["String(encodedSide)", "String(sides().encodedSide)"]
+]
+export const lazyClassSchemas = (source) => {
+  const start = source.indexOf(CLASS_START)
+  const end = source.indexOf(CLASS_END, start)
+  if (start < 0 || end < 0 || source.indexOf(CLASS_START, start + 1) >= 0) throw new Error("scripts/bundle-cli.mjs: Effect's makeClass is not as expected; the lazy class schemas need revisiting")
+  let cls = source.slice(start, end)
+  const sidesStart = cls.indexOf(CLASS_SIDES_START)
+  const sidesEnd = cls.indexOf(CLASS_SIDES_END, sidesStart)
+  if (sidesStart < 0 || sidesEnd < 0) throw new Error("scripts/bundle-cli.mjs: Effect's makeClass is not as expected; the lazy class schemas need revisiting")
+  cls = `${cls.slice(0, sidesStart)}  let sides_;\n  const sides = () => sides_ ??= (() => {\n${cls.slice(sidesStart, sidesEnd)}  return { declarationSurrogate, typeSide, constructorSchema, encodedSide, transformationSurrogate };\n  })();\n${cls.slice(sidesEnd)}`
+  for (const [from, to, count] of CLASS_REPLACEMENTS) cls = replaceCounted(cls, from, to, count)
+  // Every remaining `schema` in makeClass must be a property key (of the classes `extend` makes).
+  if (/\bschema\b(?!:)/.test(cls.replace(/\bschema: schemaArg\b/, ""))) throw new Error("scripts/bundle-cli.mjs: Effect's makeClass reads its schema somewhere the lazy class schemas do not know")
+  // TaggedClass and TaggedError: the class's struct with its `_tag`, built at first use.
+  const rest = replaceCounted(source.slice(end), "schema: extend(schema, Struct(newFields)),", "schema: () => extend(schema, Struct(newFields)),", 0)
+  const head = replaceCounted(source.slice(0, start), "schema: extend(schema, Struct(newFields)),", "schema: () => extend(schema, Struct(newFields)),", 2)
+  return head + cls + rest
+}
+
+export const withLazyClassSchemas = {
+  name: "effect-lazy-class-schemas",
+  setup: (b) => {
+    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/ }, async (args) => {
+      const { readFile } = await import("node:fs/promises")
+      return { contents: lazyClassSchemas(await readFile(args.path, "utf8")), loader: "js" }
+    })
+  }
+}
+
+/**
+ * `import { Effect, Schema } from "effect"` names Effect's index module, which imports all of
+ * Effect's ~360 modules (STM, Stream, Cron, …) so that it can re-export them; in a bundle each of
+ * them is then evaluated at every start, though the workspace uses about half. In the bundle, each
+ * such import of a workspace source is read as imports of the modules it names
+ * (`import * as Schema from "effect/Schema"`): the same module objects, without the rest. The
+ * names and their modules come from Effect's own index, so a name it does not export there fails
+ * the build (DECISIONS #463).
+ */
+const effectIndex = (resolveDir) => {
+  // Its ES module entry (what esbuild bundles), beside the package.json of the copy this package gets.
+  const manifest = createRequire(join(resolveDir, "package.json")).resolve("effect/package.json")
+  const file = join(dirname(manifest), JSON.parse(readFileSync(manifest, "utf8")).module)
+  const text = readFileSync(file, "utf8")
+  const names = new Map()
+  for (const m of text.matchAll(/^export \* as (\w+) from "\.\/(\w+)\.js";$/gm)) names.set(m[1], { module: m[2], namespace: true })
+  for (const m of text.matchAll(/^export \{([^}]*)\} from "\.\/(\w+)\.js";$/gm))
+    for (const n of m[1].replace(/\/\*[\s\S]*?\*\//g, "").split(",").map((x) => x.trim()).filter((x) => x !== "")) names.set(n, { module: m[2], namespace: false })
+  if (!names.has("Effect") || !names.has("Schema") || !names.has("pipe")) throw new Error(`scripts/bundle-cli.mjs: Effect's index (${file}) is not as expected; the per-module imports need revisiting`)
+  return names
+}
+const EFFECT_IMPORT = /import\s*\{([^}]*)\}\s*from\s*"effect";?/g
+export const perModuleEffectImports = (source, names, where) =>
+  source.replace(EFFECT_IMPORT, (statement, list) => {
+    const types = []
+    const values = []
+    for (const spec of list.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
+      if (spec.startsWith("type ")) types.push(spec.slice(5))
+      else {
+        const [name, alias = name] = spec.split(/\s+as\s+/)
+        const found = names.get(name)
+        if (found === undefined) throw new Error(`scripts/bundle-cli.mjs: ${where} imports ${name} from "effect", which Effect's index does not export as the bundle expects`)
+        values.push(found.namespace ? `import * as ${alias} from "effect/${found.module}";` : `import { ${name} as ${alias} } from "effect/${found.module}";`)
+      }
+    }
+    // As many lines as the statement had, so the lines after it keep their numbers.
+    return [...(types.length > 0 ? [`import type { ${types.join(", ")} } from "effect";`] : []), ...values].join(" ") + "\n".repeat(statement.split("\n").length - 1)
+  })
+
+export const withPerModuleEffectImports = {
+  name: "effect-per-module-imports",
+  setup: (b) => {
+    const indexes = new Map()
+    b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8")
+      if (!source.includes('from "effect"')) return undefined
+      const pkg = args.path.slice(0, args.path.search(/[\\/]src[\\/]/))
+      if (!indexes.has(pkg)) indexes.set(pkg, effectIndex(pkg))
+      return { contents: perModuleEffectImports(source, indexes.get(pkg), args.path), loader: "ts", resolveDir: dirname(args.path) }
+    })
   }
 }
 
@@ -78,6 +198,8 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
     external: [...(sqlite === "package" ? ["better-sqlite3"] : []), "pg-native", "cloudflare:sockets"],
     plugins: [
       withoutFastCheck,
+      withLazyClassSchemas,
+      withPerModuleEffectImports,
       ...(sqlite === "package" ? [] : [withSqliteAddon(sqlite)])
     ],
     // The CLI reads its package.json next to the bundle's folder (src/version.ts).

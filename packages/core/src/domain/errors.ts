@@ -5,12 +5,18 @@ import { Schema } from "effect"
  * the HTTP layer (DECISIONS #8) and the 429 of DECISIONS #10. The tag *is* the wire `code`, and
  * `status` is the HTTP status, so the envelope is derived and never re-stated at a call site.
  */
-const fields = {
+const envelopeFields = {
   message: Schema.String,
   details: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), {
     exact: true
   })
 }
+/**
+ * The struct of the fields every code shares, built once: given a struct rather than its fields,
+ * `Schema.TaggedError` uses it as it is (the same fields, the same schema) instead of building an
+ * equal struct for each of the ~80 classes at load (DECISIONS #462).
+ */
+const fields = Schema.Struct(envelopeFields)
 
 // 400
 export class InvalidInput extends Schema.TaggedError<InvalidInput>()("INVALID_INPUT", fields) { readonly status = 400 }
@@ -105,7 +111,7 @@ export class AccountLocked extends Schema.TaggedError<AccountLocked>()("ACCOUNT_
 
 // 429 (DECISIONS #10)
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RATE_LIMITED", {
-  ...fields,
+  ...envelopeFields,
   retryAfterSeconds: Schema.Number
 }) { readonly status = 429 }
 
@@ -119,7 +125,7 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
 // HTTP layer (DECISIONS #8): NOT_FOUND is only "no route"; a missing resource has a reference code
 export class NotFound extends Schema.TaggedError<NotFound>()("NOT_FOUND", fields) { readonly status = 404 }
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("METHOD_NOT_ALLOWED", {
-  ...fields,
+  ...envelopeFields,
   allow: Schema.Array(Schema.String)
 }) { readonly status = 405 }
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PAYLOAD_TOO_LARGE", fields) { readonly status = 413 }

@@ -4,6 +4,7 @@ import { InternalAccounts, LedgerBalances, LedgerMovements } from "../collection
 import type { FieldError } from "../field-errors.ts"
 import { IdSchema } from "../ids.ts"
 import { buckets, isInternalLedgerAccount, unbalancedCurrencies, type LedgerEntry } from "../ledger/ledger.ts"
+import { lazily } from "./lazily.ts"
 
 /**
  * The ledger in a state document (DECISIONS #172): the journal and the maintained balances travel
@@ -13,24 +14,27 @@ import { buckets, isInternalLedgerAccount, unbalancedCurrencies, type LedgerEntr
  * `balance`/`totalBalance` is its ledger balance.
  */
 
-const Amount = Schema.Number.pipe(Schema.int(), Schema.between(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER))
-const Bucket = Schema.Literal("available", "pending", "held")
+export const ledgerStates = lazily(() => {
+  const Amount = Schema.Number.pipe(Schema.int(), Schema.between(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER))
+  const Bucket = Schema.Literal("available", "pending", "held")
 
-export const LedgerMovementState = Schema.Struct({
-  id: IdSchema("LedgerMovement"),
-  kind: NonEmpty(64),
-  reference: optional(Schema.String),
-  entries: Schema.NonEmptyArray(Schema.Struct({ account: NonEmpty(256), currency: NonEmpty(16), bucket: Bucket, amount: Amount })),
-  createdAt: DateTimeString
-})
+  const LedgerMovementState = Schema.Struct({
+    id: IdSchema("LedgerMovement"),
+    kind: NonEmpty(64),
+    reference: optional(Schema.String),
+    entries: Schema.NonEmptyArray(Schema.Struct({ account: NonEmpty(256), currency: NonEmpty(16), bucket: Bucket, amount: Amount })),
+    createdAt: DateTimeString
+  })
 
-export const LedgerBalanceState = Schema.Struct({
-  id: NonEmpty(256),
-  currency: NonEmpty(16),
-  available: Amount,
-  pending: Amount,
-  held: Amount,
-  updatedAt: DateTimeString
+  const LedgerBalanceState = Schema.Struct({
+    id: NonEmpty(256),
+    currency: NonEmpty(16),
+    available: Amount,
+    pending: Amount,
+    held: Amount,
+    updatedAt: DateTimeString
+  })
+  return { LedgerMovementState, LedgerBalanceState }
 })
 
 type Rec = Readonly<Record<string, unknown>>
@@ -85,7 +89,7 @@ export const ledgerProblems = (valid: (collection: string) => ReadonlyArray<{ re
 }
 
 export const ledgerStateCollections = [
-  { collection: LedgerBalances, schema: LedgerBalanceState },
-  { collection: LedgerMovements, schema: LedgerMovementState }
+  { collection: LedgerBalances, schema: () => ledgerStates().LedgerBalanceState },
+  { collection: LedgerMovements, schema: () => ledgerStates().LedgerMovementState }
 ]
 

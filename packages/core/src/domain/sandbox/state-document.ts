@@ -24,7 +24,7 @@ import {
   Stablecoins,
   Agents
 } from "../collections.ts"
-import { CardRecordState, CardTransactionState } from "./card-state.ts"
+import { cardStates } from "./card-state.ts"
 import { DateTimeString } from "../common.ts"
 import { DelegatedKeyState } from "../delegated-keys/delegated-key.ts"
 import { InvalidInput } from "../errors.ts"
@@ -33,25 +33,15 @@ import { decodeAccountInfo } from "../external-accounts/variants.ts"
 import { type FieldError, fieldErrorsOf, isJsonObject } from "../field-errors.ts"
 import { type Collection, indexKeys } from "../../ports/store.ts"
 import { primaryIdentifier } from "../../sandbox/beneficiary.ts"
-import {
-  AuthMethodState,
-  CustomerState,
-  ExternalAccountState,
-  InternalAccountState,
-  OtpIssuanceState,
-  PasskeyChallengeState,
-  ProcessingControlState,
-  SessionState,
-  signedInputs,
-  SignedRequestState
-} from "./state-records.ts"
-import { BeneficialOwnerState, BulkImportJobState, DocumentFileState, DocumentState, KycLinkState, VerificationState } from "./onboarding-state.ts"
+import { recordStates } from "./state-records.ts"
+import { onboardingStates } from "./onboarding-state.ts"
 import { MAX_LISTED_PROBLEMS } from "../../limits.ts"
-import { TransactionState } from "./transaction-state.ts"
+import { transactionStates } from "./transaction-state.ts"
 import { ledgerProblems, ledgerStateCollections } from "./ledger-state.ts"
 import { quoteStateCollections } from "./quote-state.ts"
 import { scaStateCollections } from "./sca-state.ts"
 import { ReceiverLookupState } from "../receivers/lookup.ts"
+import { lazily } from "./lazily.ts"
 import { invitationStateCollections } from "./invitation-state.ts"
 import { stablecoinStateCollections } from "./stablecoin-state.ts"
 import { agentStateCollections } from "./agent-state.ts"
@@ -66,34 +56,49 @@ export const STATE_VERSION = 1
 
 type Rec = Readonly<Record<string, unknown>>
 
+/** A collection of the document and its records' schema, built at the first read of `schema` (DECISIONS #464). */
+export interface StateCollection {
+  readonly collection: Collection<any>
+  readonly schema: Schema.Schema<any, any>
+}
+const entry = (collection: Collection<any>, schema: () => Schema.Schema<any, any>): StateCollection => ({
+  collection,
+  get schema() {
+    return schema()
+  }
+})
+const entries = (list: ReadonlyArray<{ readonly collection: Collection<any>; readonly schema: () => Schema.Schema<any, any> }>) => list.map((c) => entry(c.collection, c.schema))
+const records = recordStates
+const onboarding = onboardingStates
+
 /** Every collection that lives in a platform scope, in the order of `collections.ts`. */
-export const stateCollections: ReadonlyArray<{ readonly collection: Collection<any>; readonly schema: Schema.Schema<any, any> }> = [
-  { collection: Customers, schema: CustomerState },
-  { collection: InternalAccounts, schema: InternalAccountState },
-  { collection: AuthMethods, schema: AuthMethodState },
-  { collection: Sessions, schema: SessionState },
-  { collection: SignedRequests, schema: SignedRequestState },
-  { collection: ProcessingControls, schema: ProcessingControlState },
-  { collection: OtpIssuances, schema: OtpIssuanceState },
-  { collection: PasskeyChallenges, schema: PasskeyChallengeState },
-  { collection: ExternalAccounts, schema: ExternalAccountState },
-  { collection: Documents, schema: DocumentState },
-  { collection: DocumentFiles, schema: DocumentFileState },
-  { collection: BeneficialOwners, schema: BeneficialOwnerState },
-  { collection: Verifications, schema: VerificationState },
-  { collection: KycLinks, schema: KycLinkState },
-  { collection: BulkImportJobs, schema: BulkImportJobState },
+export const stateCollections: ReadonlyArray<StateCollection> = [
+  entry(Customers, () => records().CustomerState),
+  entry(InternalAccounts, () => records().InternalAccountState),
+  entry(AuthMethods, () => records().AuthMethodState),
+  entry(Sessions, () => records().SessionState),
+  entry(SignedRequests, () => records().SignedRequestState),
+  entry(ProcessingControls, () => records().ProcessingControlState),
+  entry(OtpIssuances, () => records().OtpIssuanceState),
+  entry(PasskeyChallenges, () => records().PasskeyChallengeState),
+  entry(ExternalAccounts, () => records().ExternalAccountState),
+  entry(Documents, () => onboarding().DocumentState),
+  entry(DocumentFiles, () => onboarding().DocumentFileState),
+  entry(BeneficialOwners, () => onboarding().BeneficialOwnerState),
+  entry(Verifications, () => onboarding().VerificationState),
+  entry(KycLinks, () => onboarding().KycLinkState),
+  entry(BulkImportJobs, () => onboarding().BulkImportJobState),
   // A payment or a card transaction (its `type` is CARD).
-  { collection: Transactions, schema: Schema.Union(TransactionState, CardTransactionState) },
-  ...ledgerStateCollections,
-  { collection: ReceiverLookups, schema: ReceiverLookupState },
-  ...quoteStateCollections,
-  ...invitationStateCollections,
-  { collection: DelegatedKeys, schema: DelegatedKeyState },
-  ...scaStateCollections,
-  { collection: Cards, schema: CardRecordState },
-  ...stablecoinStateCollections,
-  ...agentStateCollections
+  entry(Transactions, lazily(() => Schema.Union(transactionStates().TransactionState, cardStates().CardTransactionState))),
+  ...entries(ledgerStateCollections),
+  entry(ReceiverLookups, () => ReceiverLookupState),
+  ...entries(quoteStateCollections),
+  ...entries(invitationStateCollections),
+  entry(DelegatedKeys, () => DelegatedKeyState),
+  ...entries(scaStateCollections),
+  entry(Cards, () => cardStates().CardRecordState),
+  ...entries(stablecoinStateCollections),
+  ...entries(agentStateCollections)
 ]
 
 export interface PlatformState {
@@ -109,16 +114,18 @@ export type CheckedState = ReadonlyMap<string, ReadonlyArray<Rec>>
 
 
 const TOP_LEVEL = new Set(["format", "version", "exportedAt", "collections"])
-const decoders = new Map(stateCollections.map((c) => [c.collection.name, Schema.decodeUnknownEither(c.schema, { errors: "all" })]))
-const inputDecoders = new Map(Object.entries(signedInputs).map(([k, s]) => [k, Schema.decodeUnknownEither(s as Schema.Schema<unknown>, { errors: "all" })]))
-const isDateTime = Schema.is(DateTimeString)
+const collectionNames = new Set(stateCollections.map((c) => c.collection.name))
+// Compiled at the first check, with the schemas they compile.
+const decoders = lazily(() => new Map(stateCollections.map((c) => [c.collection.name, Schema.decodeUnknownEither(c.schema, { errors: "all" })])))
+const inputDecoders = lazily(() => new Map(Object.entries(records().signedInputs).map(([k, s]) => [k, Schema.decodeUnknownEither(s as Schema.Schema<unknown>, { errors: "all" })])))
+const isDateTime = lazily(() => Schema.is(DateTimeString))
 
 const schemaProblems = (result: Either.Either<unknown, ParseResult.ParseError>, path: ReadonlyArray<string>): Array<FieldError> =>
   Either.isLeft(result) ? fieldErrorsOf(result.left, [...path]) : []
 
 /** Checks of one valid record beyond its schema: a signed operation's input, an external account's `accountInfo`. */
 const recordProblems = (name: string, r: Rec, at: ReadonlyArray<string>): Array<FieldError> => {
-  if (name === SignedRequests.name) return schemaProblems(inputDecoders.get(r["kind"] as string)!(r["input"]), [...at, "input"])
+  if (name === SignedRequests.name) return schemaProblems(inputDecoders().get(r["kind"] as string)!(r["input"]), [...at, "input"])
   if (name !== ExternalAccounts.name) return []
   const info = decodeAccountInfo(r["accountInfo"])
   if (Either.isLeft(info)) return (info.left.details?.["errors"] as Array<FieldError>).map((e) => ({ ...e, field: `${at.join(".")}.${e.field}` }))
@@ -186,7 +193,7 @@ const envelopeProblems = (doc: unknown): { readonly problems: Array<FieldError>;
   if (doc["format"] !== STATE_FORMAT) problems.push({ field: "format", message: `must be "${STATE_FORMAT}"` })
   else if (doc["version"] !== STATE_VERSION) problems.push({ field: "version", message: `must be ${STATE_VERSION}, the version this server reads` })
   for (const k of Object.keys(doc)) if (!TOP_LEVEL.has(k)) problems.push({ field: k, message: "is not part of the format" })
-  if (doc["exportedAt"] !== undefined && !isDateTime(doc["exportedAt"])) problems.push({ field: "exportedAt", message: "must be an RFC 3339 date-time" })
+  if (doc["exportedAt"] !== undefined && !isDateTime()(doc["exportedAt"])) problems.push({ field: "exportedAt", message: "must be an RFC 3339 date-time" })
   const collections = doc["collections"]
   if (!isJsonObject(collections)) {
     problems.push({ field: "collections", message: "must be an object of arrays, one per collection" })
@@ -194,7 +201,7 @@ const envelopeProblems = (doc: unknown): { readonly problems: Array<FieldError>;
   }
   const fatal = problems.some((p) => p.field === "format" || p.field === "version")
   for (const [name, records] of Object.entries(collections)) {
-    if (!decoders.has(name))
+    if (!collectionNames.has(name))
       problems.push({ field: `collections.${name}`, message: `is not a collection of this format (${stateCollections.map((c) => c.collection.name).join(", ")})` })
     else if (!Array.isArray(records)) problems.push({ field: `collections.${name}`, message: "must be an array of records" })
   }
@@ -221,7 +228,7 @@ export const checkStateDocument = (doc: unknown): Either.Either<CheckedState, In
     records.forEach((record, i) => {
       const at = ["collections", name, String(i)]
       if (!isJsonObject(record)) return void problems.push({ field: at.join("."), message: "must be an object" })
-      const found = [...schemaProblems(decoders.get(name)!(record), at)]
+      const found = [...schemaProblems(decoders().get(name)!(record), at)]
       if (found.length === 0) found.push(...recordProblems(name, record, at))
       const id = record["id"]
       if (typeof id === "string") {
