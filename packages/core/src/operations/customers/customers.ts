@@ -52,11 +52,12 @@ const checkUmaFree = (platform: PlatformRecord, uma: string, self?: string) =>
 /** The UMA address given to a customer created without one; `clean` when the id is already a valid local part. */
 const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt: string, clean = false) => {
   const local = clean ? platformCustomerId : platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40) || "customer"
-  return `$${local}.${salt}@${platform.umaDomain}`
+  // One flat string (as `makeId`): the address lives as long as the customer (DECISIONS #452).
+  return ["$", local, ".", salt, "@", platform.umaDomain].join("")
 }
 
 /** The first 16 hex digits of a uuid (8-4-4): what removing its dashes and cutting at 16 gives, without a regex. */
-const generatedPlatformCustomerId = (uuid: string) => uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18)
+const generatedPlatformCustomerId = (uuid: string) => [uuid.slice(0, 8), uuid.slice(9, 13), uuid.slice(14, 18)].join("")
 
 /** The store's UniqueViolation on a new customer as the answer the reference gives for it. */
 const creationConflict = (v: UniqueViolation, platformCustomerId: string, umaAddress: string) =>
