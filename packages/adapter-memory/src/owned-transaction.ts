@@ -1,4 +1,4 @@
-import { Effect, type Exit } from "effect"
+import { Cause, Effect, type Exit, Option } from "effect"
 import { STORE_TRANSACTION_RETRIES, StoreError, type UniqueViolation } from "@tessera/core"
 import { failOrDie, type WritePermit } from "@tessera/core/store-kit"
 
@@ -31,17 +31,27 @@ export const ownedTransaction = (permit: WritePermit, hooks: SyncHooks, retries 
     Effect.uninterruptibleMask((restore) => {
       const settle = (exit: Exit.Exit<X, E>): Effect.Effect<X, E | StoreError, R> => {
         owner = undefined
-        if (exit._tag === "Success") hooks.commit()
-        else hooks.rollback()
-        permit.release()
-        if (exit._tag === "Failure" && left > 0 && exit.cause._tag === "Fail" && isRetryable(exit.cause.error))
+        // A hook that throws (a bug: the memory store's cannot fail) dies, but frees the permit.
+        try {
+          if (exit._tag === "Success") hooks.commit()
+          else hooks.rollback()
+        } finally {
+          permit.release()
+        }
+        // Retried when its failure is a retryable StoreError (what `catchIf` would catch).
+        if (exit._tag === "Failure" && left > 0 && Option.exists(Cause.failureOption(exit.cause), isRetryable))
           // The retry's permit wait and body are interruptible again, as the first attempt's were.
           return restore(once(fiber, self, left - 1))
         return exit
       }
       const run = () => {
+        try {
+          hooks.begin()
+        } catch (e) {
+          permit.release()
+          throw e
+        }
         owner = fiber
-        hooks.begin()
         return Effect.flatMap(Effect.exit(restore(self)), settle)
       }
       return permit.tryTake() ? run() : Effect.zipRight(restore(permit.take), Effect.suspend(run))
