@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Layer, Option } from "effect"
+import { Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as fc from "fast-check"
 import { collection, Store } from "@tessera/core"
 import { failureCases } from "./store-contract-failures.ts"
@@ -277,6 +277,39 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store>)
           expect(Option.isNone(yield* s.get(Docs, "p1", "slow"))).toBe(true)
           yield* s.put(Docs, "p1", doc("after"))
           expect(Option.isSome(yield* s.get(Docs, "p1", "after"))).toBe(true)
+        })
+      )
+    )
+
+    it.effect("a write from another fiber waits for an open transaction and is not part of it", () =>
+      run(
+        Effect.gen(function* () {
+          const s = yield* Store
+          const opened = yield* Deferred.make<void>()
+          const release = yield* Deferred.make<void>()
+          // The transaction writes, lets the other fiber try to write, then fails: rolled back.
+          const tx = yield* Effect.fork(
+            Effect.exit(
+              s.transaction(
+                Effect.gen(function* () {
+                  yield* s.put(Docs, "p1", doc("inside"))
+                  yield* Deferred.succeed(opened, undefined)
+                  yield* Deferred.await(release)
+                  return yield* Effect.fail("abandoned" as const)
+                })
+              )
+            )
+          )
+          yield* Deferred.await(opened)
+          const outside = yield* Effect.fork(s.put(Docs, "p1", doc("outside")))
+          yield* Effect.yieldNow()
+          // Still waiting for the transaction's permit: not written yet, so not undone with it.
+          expect(outside.unsafePoll()).toBe(null)
+          yield* Deferred.succeed(release, undefined)
+          expect(Exit.isFailure(yield* Fiber.join(tx))).toBe(true)
+          yield* Fiber.join(outside)
+          expect(Option.isNone(yield* s.get(Docs, "p1", "inside"))).toBe(true)
+          expect(Option.isSome(yield* s.get(Docs, "p1", "outside"))).toBe(true)
         })
       )
     )

@@ -15,6 +15,7 @@ import {
   singleWrite,
   WritePermit
 } from "@tessera/core/store-kit"
+import { ownedTransaction } from "./owned-transaction.ts"
 import { SeqList } from "./seq-list.ts"
 import {
   checkUnique,
@@ -60,22 +61,30 @@ export class MemoryStoreHandle {
   ) {
     this.world = world
     const hop = options.hop
-    const hook = (f: () => void) => (hop === undefined ? f : () => hop(Effect.sync(f)))
-    const tx = serialisedTransaction(this.permit, {
-      begin: hook(() => {
+    const hooks = {
+      begin: () => {
         this.undo = []
-      }),
-      commit: hook(() => {
+      },
+      commit: () => {
         this.undo = undefined
-      }),
-      rollback: hook(() => {
+      },
+      rollback: () => {
         const log = this.undo ?? []
         this.undo = undefined
         for (let i = log.length - 1; i >= 0; i--) log[i]!()
-      })
-    })
-    // A write outside any transaction is a transaction of one write.
-    const write = singleWrite(tx)
+      }
+    }
+    // Synchronous: transactions that know their fiber (DECISIONS #450). Behind a hop (the
+    // asynchronous test double): the shared serialised transaction, hooks as Effects.
+    const { transaction: tx, write } =
+      hop === undefined
+        ? ownedTransaction(this.permit, hooks)
+        : (() => {
+            const hook = (f: () => void) => () => hop(Effect.sync(f))
+            const transaction = serialisedTransaction(this.permit, { begin: hook(hooks.begin), commit: hook(hooks.commit), rollback: hook(hooks.rollback) })
+            // A write outside any transaction is a transaction of one write.
+            return { transaction, write: singleWrite(transaction) }
+          })()
     const service: StoreService = {
       // Reads of plain Maps cannot fail: one Effect step, as before the port had errors.
       get: (c, scope, id) => Effect.sync(() => this.get(c, scope, id)),
