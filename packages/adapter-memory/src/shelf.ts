@@ -1,5 +1,5 @@
 import { type Collection, type Condition, indexKeys, UniqueViolation } from "@tessera/core"
-import { type IndexReader, keyMatches, type Positioned } from "@tessera/core/store-kit"
+import { type IndexReader, keyMatches, type Positioned, twinsOf } from "@tessera/core/store-kit"
 import { SeqList, SortedKeys } from "./seq-list.ts"
 
 /**
@@ -87,11 +87,7 @@ export const namesOf = (c: Collection<any>): Names => {
   let n = names.get(c)
   if (n === undefined) {
     const declared = Object.keys(c.indexes)
-    const twin = new Map<string, string>()
-    for (const k of declared) {
-      const w = c.indexes[k]!.within
-      if (w !== undefined && w !== k && c.indexes[w]?.kind === "plain" && c.indexes[w]?.within === undefined) twin.set(k, w)
-    }
+    const twin = twinsOf(c)
     n = { all: declared.filter((k) => !twin.has(k)), unique: declared.filter((k) => c.indexes[k]!.kind === "unique"), twin }
     names.set(c, n)
   }
