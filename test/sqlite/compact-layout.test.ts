@@ -22,6 +22,27 @@ const customer = (n: number, extra: Partial<Record<string, unknown>> = {}): Cust
     ...extra
   }) as unknown as CustomerRecord
 
+interface Note {
+  readonly id: string
+  readonly big?: string
+}
+const Notes = collection<Note>()("notes", (n) => n.id)
+
+/** Two connections (two processes' worth) on one new file, and what each lists in a scope. */
+const twoConnections = () => {
+  const filename = freshFile()
+  const dbA = openDatabase({ filename })
+  const dbB = openDatabase({ filename })
+  const a = makeSqliteStore(dbA)
+  const b = makeSqliteStore(dbB)
+  const ids = async (store: typeof a, scope: string) => (await run(store.list(Notes, scope, { limit: 10 }))).items.map((n) => n.id)
+  const close = () => {
+    dbA.close()
+    dbB.close()
+  }
+  return { dbA, a, b, ids, close }
+}
+
 describe("SQLite migration 4: names become numbers", () => {
   it("a version-3 file keeps its records, indexes, counters and sequence", async () => {
     const filename = freshFile()
@@ -70,36 +91,26 @@ describe("SQLite migration 4: names become numbers", () => {
   })
 
   it("a number assigned by a rolled-back write is not kept: another process may assign it next", async () => {
-    interface Note {
-      readonly id: string
-    }
-    const Notes = collection<Note>()("notes", (n) => n.id)
-    const filename = freshFile()
-    const dbA = openDatabase({ filename })
-    const dbB = openDatabase({ filename })
-    const a = makeSqliteStore(dbA)
-    const b = makeSqliteStore(dbB)
+    const { a, b, ids, close } = twoConnections()
     // A's first write in scope "a" assigns it a number, and fails.
     const failing = a.transaction(Effect.zipRight(a.put(Notes, "a", { id: "lost" }), Effect.fail("boom" as const)))
     expect(await run(Effect.flip(failing))).toBe("boom")
     // B writes first in scope "b": SQLite may hand it the number A's write freed.
     await run(b.put(Notes, "b", { id: "from-b" }))
     await run(a.put(Notes, "a", { id: "from-a" }))
-    const ids = async (store: typeof a, scope: string) => (await run(store.list(Notes, scope, { limit: 10 }))).items.map((n) => n.id)
     expect(await ids(b, "b")).toEqual(["from-b"])
     expect(await ids(a, "a")).toEqual(["from-a"])
     expect(await ids(b, "a")).toEqual(["from-a"])
-    dbA.close()
-    dbB.close()
+    close()
   })
 
   it("reindex builds an index declared later, with its counters, for the records already written", async () => {
-    interface Note {
+    interface Tagged {
       readonly id: string
       readonly tag: string
     }
-    const before = collection<Note>()("notes", (n) => n.id)
-    const after = collection<Note>()("notes", (n) => n.id, { tag: { kind: "plain", keys: (n) => n.tag, counted: true } })
+    const before = collection<Tagged>()("notes", (n) => n.id)
+    const after = collection<Tagged>()("notes", (n) => n.id, { tag: { kind: "plain", keys: (n) => n.tag, counted: true } })
     const db = openDatabase({ filename: freshFile() })
     const store = makeSqliteStore(db)
     for (const [scope, id, tag] of [["p1", "a", "x"], ["p1", "b", "y"], ["p1", "c", "x"], ["p2", "d", "x"]] as const) await run(store.put(before, scope, { id, tag }))
@@ -113,16 +124,7 @@ describe("SQLite migration 4: names become numbers", () => {
   })
 
   it("a number assigned in a transaction SQLite rolled back by itself (disk full) is not used after it", async () => {
-    interface Note {
-      readonly id: string
-      readonly big?: string
-    }
-    const Notes = collection<Note>()("notes", (n) => n.id)
-    const filename = freshFile()
-    const dbA = openDatabase({ filename })
-    const dbB = openDatabase({ filename })
-    const a = makeSqliteStore(dbA)
-    const b = makeSqliteStore(dbB)
+    const { dbA, a, b, ids, close } = twoConnections()
     await run(a.put(Notes, "seed", { id: "s" }))
     dbA.pragma(`max_page_count = ${Number(dbA.pragma("page_count", { simple: true })) + 2}`)
     // The first write in scope "a" assigns it a number; the next fills the disk, and SQLite
@@ -136,11 +138,9 @@ describe("SQLite migration 4: names become numbers", () => {
     await run(Effect.either(Effect.catchAllDefect(a.transaction(body), () => Effect.void)))
     dbA.pragma("max_page_count = 1000000")
     await run(b.put(Notes, "b", { id: "from-b" }))
-    const ids = async (store: typeof a, scope: string) => (await run(store.list(Notes, scope, { limit: 10 }))).items.map((n) => n.id)
     expect(await ids(b, "b")).toEqual(["from-b"])
     expect(await ids(a, "b")).toEqual(["from-b"])
     expect(await ids(a, "a")).not.toContain("from-b")
-    dbA.close()
-    dbB.close()
+    close()
   })
 })
