@@ -5,11 +5,42 @@ export interface RecordRow {
   readonly data: string
 }
 
+type St<P extends Array<unknown> = Array<unknown>, R = unknown> = Database.Statement<P, R>
+
+/** Named in full so the package's declarations can name it (better-sqlite3's own namespace is not exported). */
+export interface Statements {
+  readonly q: {
+    readonly get: St<[number, string], RecordRow>
+    readonly insert: St
+    readonly update: St
+    readonly remove: St
+    readonly idAt: St<[number], string>
+    readonly indexDelete: St
+    readonly holder: St<[number, string, number], number>
+    readonly countUp: St
+    readonly countDown: St
+    readonly counter: St<[number, string], number>
+    readonly countKey: St<[number, string], number>
+    readonly byKey: St<[number, string], RecordRow>
+    readonly pageKey: St<[number, string, number, number], RecordRow>
+    readonly pageAll: St<[number, number, number], RecordRow>
+    readonly pageKeyDesc: St<[number, string, number, number], RecordRow>
+    readonly pageAllDesc: St<[number, number, number], RecordRow>
+    readonly clearIndex: St
+    readonly clearCounts: St
+    readonly clear: St
+  }
+  /** The multi-row insert of `n` index entries. */
+  readonly indexAdd: (n: number) => St
+  /** The range statement for the bounds `r` has, and their values in order. */
+  readonly rangeStatement: (r: Record<string, string | undefined>) => { readonly st: St<Array<string | number>, RecordRow>; readonly args: Array<string> }
+}
+
 /**
  * The SQLite store's statements, prepared once per connection, on migration 4's tables: rows
  * name their collection, scope and index by the number `spaces` gives them (DECISIONS #470).
  */
-export const prepareStatements = (db: Database.Database) => {
+export const prepareStatements = (db: Database.Database): Statements => {
   const q = {
     get: db.prepare<[number, string], RecordRow>("SELECT seq, data FROM records WHERE space = ? AND id = ?"),
     insert: db.prepare("INSERT INTO records (space, id, data) VALUES (?, ?, ?)"),
