@@ -145,7 +145,9 @@ export const withPerModuleEffectImports = {
     b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, (args) => {
       const source = readFileSync(args.path, "utf8")
       if (!source.includes('from "effect"')) return undefined
-      const pkg = args.path.slice(0, args.path.search(/[\\/]src[\\/]/))
+      // The package's folder: the last "packages/<name>" before "/src/" (a checkout may itself
+      // live under a folder named src or packages).
+      const pkg = /^(.*[\\/]packages[\\/][^\\/]+)[\\/]src[\\/]/.exec(args.path)[1]
       if (!indexes.has(pkg)) indexes.set(pkg, effectIndex(pkg))
       return { contents: perModuleEffectImports(source, indexes.get(pkg), args.path), loader: "ts", resolveDir: dirname(args.path) }
     })

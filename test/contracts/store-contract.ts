@@ -313,6 +313,25 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store>)
         })
       )
     )
+
+    // A fiber forked inside a transaction (Effect.all with concurrency, a timeout, a race) is part
+    // of it: its writes commit and roll back with the transaction, and waiting for it inside the
+    // transaction cannot deadlock on the transaction's own permit (#457).
+    it.effect("writes from fibers forked inside a transaction commit and roll back with it", () =>
+      run(
+        Effect.gen(function* () {
+          const s = yield* Store
+          yield* s.transaction(Effect.all([s.put(Docs, "p1", doc("a")), s.put(Docs, "p1", doc("b"))], { concurrency: 2 }))
+          yield* s.transaction(Effect.timeout(s.put(Docs, "p1", doc("c")), "5 seconds"))
+          const failed = yield* Effect.exit(
+            s.transaction(Effect.zipRight(Effect.all([s.put(Docs, "p1", doc("d")), s.put(Docs, "p1", doc("e"))], { concurrency: 2 }), Effect.fail("no" as const)))
+          )
+          expect(Exit.isFailure(failed)).toBe(true)
+          const held = yield* Effect.forEach(["a", "b", "c", "d", "e"], (id) => Effect.map(s.get(Docs, "p1", id), Option.isSome))
+          expect(held).toEqual([true, true, true, false, false])
+        })
+      )
+    )
     indexCases(run)
     failureCases(run)
   })

@@ -15,7 +15,6 @@ import {
   singleWrite,
   WritePermit
 } from "@tessera/core/store-kit"
-import { ownedTransaction } from "./owned-transaction.ts"
 import { SeqList } from "./seq-list.ts"
 import {
   checkUnique,
@@ -61,30 +60,22 @@ export class MemoryStoreHandle {
   ) {
     this.world = world
     const hop = options.hop
-    const hooks = {
-      begin: () => {
+    const hook = (f: () => void) => (hop === undefined ? f : () => hop(Effect.sync(f)))
+    const tx = serialisedTransaction(this.permit, {
+      begin: hook(() => {
         this.undo = []
-      },
-      commit: () => {
+      }),
+      commit: hook(() => {
         this.undo = undefined
-      },
-      rollback: () => {
+      }),
+      rollback: hook(() => {
         const log = this.undo ?? []
         this.undo = undefined
         for (let i = log.length - 1; i >= 0; i--) log[i]!()
-      }
-    }
-    // Synchronous: transactions that know their fiber (DECISIONS #450). Behind a hop (the
-    // asynchronous test double): the shared serialised transaction, hooks as Effects.
-    const { transaction: tx, write } =
-      hop === undefined
-        ? ownedTransaction(this.permit, hooks)
-        : (() => {
-            const hook = (f: () => void) => () => hop(Effect.sync(f))
-            const transaction = serialisedTransaction(this.permit, { begin: hook(hooks.begin), commit: hook(hooks.commit), rollback: hook(hooks.rollback) })
-            // A write outside any transaction is a transaction of one write.
-            return { transaction, write: singleWrite(transaction) }
-          })()
+      })
+    })
+    // A write outside any transaction is a transaction of one write.
+    const write = singleWrite(tx)
     const service: StoreService = {
       // Reads of plain Maps cannot fail: one Effect step, as before the port had errors.
       get: (c, scope, id) => Effect.sync(() => this.get(c, scope, id)),
