@@ -63,14 +63,25 @@ export class WritePermit {
       this.held = true
       return Effect.void
     }
-    return Effect.async<void>((resume) => {
-      const wake = () => resume(Effect.void)
+    // `release` hands the permit straight to the first waiter. A waiter interrupted after that,
+    // before it runs again, holds the permit without knowing it: it passes it on (#458).
+    let granted = false
+    const wait = Effect.async<void>((resume) => {
+      const wake = () => {
+        granted = true
+        resume(Effect.void)
+      }
       this.waiters.push(wake)
       return Effect.sync(() => {
         const i = this.waiters.indexOf(wake)
         if (i >= 0) this.waiters.splice(i, 1)
       })
     })
+    return Effect.onInterrupt(wait, () =>
+      Effect.sync(() => {
+        if (granted) this.release()
+      })
+    )
   })
   /** Takes the permit now if it is free; the caller then owns it. */
   tryTake(): boolean {
