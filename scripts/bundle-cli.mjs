@@ -92,10 +92,10 @@ export const lazyClassSchemas = (source) => {
 export const withLazyClassSchemas = {
   name: "effect-lazy-class-schemas",
   setup: (b) => {
-    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/ }, async (args) => {
-      const { readFile } = await import("node:fs/promises")
-      return { contents: lazyClassSchemas(await readFile(args.path, "utf8")), loader: "js" }
-    })
+    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/ }, (args) => ({
+      contents: lazyClassSchemas(readFileSync(args.path, "utf8")),
+      loader: "js"
+    }))
   }
 }
 

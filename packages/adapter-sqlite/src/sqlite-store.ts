@@ -139,21 +139,20 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
     const twins = twinsOf(c)
     for (const name in c.indexes) {
       if (c.indexes[name]!.kind !== "unique") continue
-      const plain = twins.get(name)
-      const ix = spaces.of(c.name, scope, plain ?? name)
+      const keys = indexKeys(c, name, value)
+      if (twins.has(name)) {
+        // A twin's holders are the records the reader finds under the key (a handful).
+        const found = reader(c, scope)
+        for (const key of keys)
+          for (const r of found.scanKey(name, key))
+            if (r.seq !== seq) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: c.idOf(r.value) })
+        continue
+      }
+      const ix = spaces.of(c.name, scope, name)
       if (ix === undefined) continue
-      for (const key of indexKeys(c, name, value)) {
-        if (plain === undefined) {
-          const holder = q.holder.get(ix, key, seq)
-          if (holder !== undefined) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: q.idAt.get(holder)! })
-          continue
-        }
-        // The plain index's records under the key (a handful): one the twin gives the key holds it.
-        for (const row of q.byKey.all(ix, key)) {
-          if (row.seq === seq) continue
-          const other = JSON.parse(row.data) as A
-          if (indexKeys(c, name, other).includes(key)) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: c.idOf(other) })
-        }
+      for (const key of keys) {
+        const holder = q.holder.get(ix, key, seq)
+        if (holder !== undefined) throw new UniqueViolation({ collection: c.name, index: name, key, existingId: q.idAt.get(holder)! })
       }
     }
   }
@@ -242,13 +241,7 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
         })
       ),
     findBy: <A>(c: Collection<A>, scope: string, index: string, value: string) =>
-      syncRead(
-        guard(() => {
-          if (twinsOf(c).has(index)) return [...reader(c, scope).scanKey(index, value)].map((r) => r.value)
-          const ix = spaces.of(c.name, scope, index)
-          return ix === undefined ? [] : q.byKey.all(ix, value).map((r) => JSON.parse(r.data) as A)
-        })
-      ),
+      syncRead(guard(() => [...reader(c, scope).scanKey(index, value)].map((r) => r.value))),
     list: <A>(c: Collection<A>, scope: string, query: ListQuery) => syncRead(guard((): Page<A> => planList(c, reader(c, scope), query))),
     due: <A>(c: Collection<A>, scope: string, index: string, upTo: string, limit: number) =>
       syncRead(
