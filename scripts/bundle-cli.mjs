@@ -7,7 +7,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { WRAPPER } from "../packages/cli/bin/run-bundle.mjs"
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const packages = join(root, "packages")
@@ -254,7 +253,7 @@ const withSqliteAddon = (entry) => ({
  * Builds the bundle into `outfile`: CommonJS, so that packages/cli/bin/run-bundle.mjs can compile
  * it as a script with V8's code cache, and ASCII, so that it reads as latin1. Its first line is
  * `// tessera-bundle <id>`, the SHA-256 of the rest, which ties a code cache to the bundle it came
- * from; the rest is the module in its CommonJS wrapper (`WRAPPER` … `})`). `sqlite` says how the bundle gets better-sqlite3: "package" keeps the bare
+ * from. `sqlite` says how the bundle gets better-sqlite3: "package" keeps the bare
  * `better-sqlite3` import (the published CLI depends on it); a file path (the dev runner's, that
  * package's entry in this checkout) bundles its JavaScript too and has it load the native addon
  * by absolute path (`withSqliteAddon`).
@@ -294,10 +293,7 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   // The workspace sources in the bundle, relative to the root: what the dev runner compares the
   // bundle's age with (a second header line), rather than walking every package folder.
   const sources = Object.keys(result.metafile.inputs).filter((p) => p.startsWith("packages/"))
-  // The CommonJS module wrapper is part of the file (run-bundle.mjs compiles the file's text as it
-  // is): wrapping it at every start cost a copy of the whole 2.5 MB text before V8 could read it
-  // (DECISIONS #478). It opens on the second line, so the file's lines are the script's lines.
-  const code = `${WRAPPER}${listSources ? `// tessera-sources ${JSON.stringify(sources)}\n` : ""}${result.outputFiles[0].text}\n})`
+  const code = `${listSources ? `// tessera-sources ${JSON.stringify(sources)}\n` : ""}${result.outputFiles[0].text}`
   // A fresh clone has no dev/ folder yet (esbuild made it when it wrote the file itself).
   mkdirSync(dirname(outfile), { recursive: true })
   writeFileSync(outfile, `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`)

@@ -38,7 +38,7 @@ const build = async () => {
  * bundle is compiled, so the stats run while V8 compiles (~300 of them cost ~10 ms in a row).
  */
 const isStale = (source, builtMs) => {
-  const line = /^[^\n]*\n(?:\(function [^{\n]*\{)?\/\/ tessera-sources (.*)\n/.exec(source)
+  const line = /^[^\n]*\n\/\/ tessera-sources (.*)\n/.exec(source)
   if (line === null) return Promise.resolve(true)
   // Joined by hand: path.join's normalising cost more than the stats it prepares.
   const files = [...JSON.parse(line[1]).map((p) => `${root}/${p}`), ...scripts]

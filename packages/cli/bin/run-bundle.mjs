@@ -15,12 +15,6 @@ import { dirname } from "node:path"
 import vm from "node:vm"
 
 const HEADER = "// tessera-bundle "
-/**
- * How the bundle's second line starts: scripts/bundle-cli.mjs writes the CommonJS wrapper into the
- * file, so the text read is the script V8 compiles, without a 2.5 MB copy to wrap it at each start
- * (DECISIONS #478). A bundle without it (written by hand, or by an older bundler) is wrapped here.
- */
-export const WRAPPER = "(function (exports, require, module, __filename, __dirname) {"
 const ID_LENGTH = 64
 // Long enough for the server to be up and its first requests answered, so what they compiled is kept.
 const CACHE_AFTER_MS = 1500
@@ -60,8 +54,7 @@ export const compileBundle = (file, source = readBundle(file)) => {
   const id = bundleId(source)
   const cacheFile = `${file}.cache`
   const cachedData = id === undefined ? undefined : readCache(cacheFile, id)
-  const wrapped = source.startsWith(WRAPPER, source.indexOf("\n") + 1)
-  const script = new vm.Script(wrapped ? source : `${WRAPPER}${source}\n})`, {
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
     // pg imports `cloudflare:sockets` dynamically on Cloudflare only; elsewhere nothing does.
