@@ -138,21 +138,99 @@ export const perModuleEffectImports = (source, names, where) =>
     return [...(types.length > 0 ? [`import type { ${types.join(", ")} } from "effect";`] : []), ...values].join(" ") + "\n".repeat(statement.split("\n").length - 1)
   })
 
-export const withPerModuleEffectImports = {
-  name: "effect-per-module-imports",
+/**
+ * The workspace's TypeScript sources, read through `rewrites` (each `(source, path) => source`,
+ * in order) before esbuild compiles them. One plugin for all of them: esbuild takes the first
+ * onLoad that answers for a file.
+ */
+const workspaceSources = (name, rewrites) => ({
+  name,
   setup: (b) => {
-    const indexes = new Map()
     b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, (args) => {
       const source = readFileSync(args.path, "utf8")
-      if (!source.includes('from "effect"')) return undefined
-      // The package's folder: the last "packages/<name>" before "/src/" (a checkout may itself
-      // live under a folder named src or packages).
-      const pkg = /^(.*[\\/]packages[\\/][^\\/]+)[\\/]src[\\/]/.exec(args.path)[1]
-      if (!indexes.has(pkg)) indexes.set(pkg, effectIndex(pkg))
-      return { contents: perModuleEffectImports(source, indexes.get(pkg), args.path), loader: "ts", resolveDir: dirname(args.path) }
+      const rewritten = rewrites.reduce((text, rewrite) => rewrite(text, args.path), source)
+      return rewritten === source ? undefined : { contents: rewritten, loader: "ts", resolveDir: dirname(args.path) }
     })
   }
+})
+
+const effectIndexes = new Map()
+const perModuleEffectRewrite = (source, path) => {
+  if (!source.includes('from "effect"')) return source
+  // The package's folder: the last "packages/<name>" before "/src/" (a checkout may itself
+  // live under a folder named src or packages).
+  const pkg = /^(.*[\\/]packages[\\/][^\\/]+)[\\/]src[\\/]/.exec(path)[1]
+  if (!effectIndexes.has(pkg)) effectIndexes.set(pkg, effectIndex(pkg))
+  return perModuleEffectImports(source, effectIndexes.get(pkg), path)
 }
+
+export const withPerModuleEffectImports = workspaceSources("effect-per-module-imports", [perModuleEffectRewrite])
+
+/**
+ * The signature and address libraries (@noble/curves, @noble/hashes, @scure/*) load at their first
+ * use in the bundle. They are needed to check a wallet's signature, an address or a key, to make a
+ * TOTP secret or a mnemonic, never to start a server or answer its first requests, yet evaluating
+ * them (curves and their precomputed tables) took ~6 ms of every start (DECISIONS #468, #475). A
+ * workspace source's `import { a, b as c } from "@noble/…"` becomes a memoised `require` of the
+ * module, which esbuild turns into a call of the module's initialiser, and each use of `a` or `c`
+ * reads it from there: the same objects and functions, evaluated later. The rewrite works on the
+ * syntax tree (TypeScript's parser), and fails the build for what it cannot keep lazy or keep
+ * correct: a use at module load (it would load the library at the start anyway), a default or
+ * namespace import, a re-export, or a local declaration of the same name.
+ */
+const LAZY_LIBRARY = /^@(?:noble|scure)\//
+let typescript
+export const lazyLibraryImports = (source, where) => {
+  if (!/from\s*"@(?:noble|scure)\//.test(source)) return source
+  typescript ??= createRequire(import.meta.url)("typescript")
+  const ts = typescript
+  const fail = (node, why) => {
+    const { line } = file.getLineAndCharacterOfPosition(node.getStart(file))
+    throw new Error(`scripts/bundle-cli.mjs: ${where}:${line + 1}: ${why}; the lazy library imports cannot rewrite it`)
+  }
+  const file = ts.createSourceFile(where, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const bindings = new Map()
+  const edits = []
+  for (const statement of file.statements) {
+    if (!ts.isImportDeclaration(statement) || !LAZY_LIBRARY.test(statement.moduleSpecifier.text)) continue
+    const clause = statement.importClause
+    if (clause === undefined) fail(statement, "an import for its effects only")
+    if (clause.isTypeOnly) continue
+    if (clause.name !== undefined || clause.namedBindings === undefined || !ts.isNamedImports(clause.namedBindings)) fail(statement, "a default or namespace import")
+    const loader = `__lazyLibrary${edits.length}`
+    for (const element of clause.namedBindings.elements)
+      if (!element.isTypeOnly) bindings.set(element.name.text, `${loader}().${(element.propertyName ?? element.name).text}`)
+    // Type-only names stay a type import; the statement keeps its line count.
+    const types = clause.namedBindings.elements.filter((e) => e.isTypeOnly).map((e) => e.getText(file).replace(/^type\s+/, ""))
+    const lines = "\n".repeat(statement.getText(file).split("\n").length - 1)
+    edits.push([
+      statement.getStart(file),
+      statement.end,
+      `${types.length > 0 ? `import type { ${types.join(", ")} } from ${JSON.stringify(statement.moduleSpecifier.text)}; ` : ""}let ${loader}_: any; const ${loader} = () => (${loader}_ ??= require(${JSON.stringify(statement.moduleSpecifier.text)}));${lines}`
+    ])
+  }
+  const visit = (node, inFunction) => {
+    if (ts.isImportDeclaration(node) || ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return
+    if (ts.isIdentifier(node) && bindings.has(node.text)) {
+      const parent = node.parent
+      const isName = (kind) => kind(parent) && parent.name === node
+      if (isName(ts.isPropertyAccessExpression) || isName(ts.isPropertyAssignment) || isName(ts.isMethodDeclaration) || isName(ts.isPropertyDeclaration)) return
+      if (isName(ts.isVariableDeclaration) || isName(ts.isParameter) || isName(ts.isBindingElement) || isName(ts.isFunctionDeclaration) || isName(ts.isClassDeclaration)) fail(node, `a local ${node.text} beside the imported one`)
+      if (ts.isExportSpecifier(parent)) fail(node, `a re-export of ${node.text}`)
+      if (!inFunction) fail(node, `${node.text} is used when the module loads`)
+      const read = bindings.get(node.text)
+      edits.push([node.getStart(file), node.end, ts.isShorthandPropertyAssignment(parent) ? `${node.text}: ${read}` : read])
+      return
+    }
+    ts.forEachChild(node, (child) => visit(child, inFunction || ts.isFunctionLike(node)))
+  }
+  visit(file, false)
+  let out = source
+  for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end)
+  return out
+}
+
+export const withLazyLibraryImports = workspaceSources("lazy-library-imports", [lazyLibraryImports])
 
 /**
  * better-sqlite3 inside the dev bundle: its JavaScript bundled (compiled through the code cache
@@ -201,7 +279,7 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
     plugins: [
       withoutFastCheck,
       withLazyClassSchemas,
-      withPerModuleEffectImports,
+      workspaceSources("workspace-sources", [perModuleEffectRewrite, lazyLibraryImports]),
       ...(sqlite === "package" ? [] : [withSqliteAddon(sqlite)])
     ],
     // The CLI reads its package.json next to the bundle's folder (src/version.ts).

@@ -3,13 +3,15 @@ import { bech32, bech32m } from "@scure/base"
 /** Bech32 (BIP-173) and bech32m (BIP-350), through @scure/base: decoding that tells the variant. */
 export type Bech32Variant = "bech32" | "bech32m"
 
-const codecs = { bech32, bech32m } as const
+// Picked at each call rather than kept in an object made at load: the CLI bundle loads
+// @scure/base at its first use (scripts/bundle-cli.mjs, DECISIONS #475).
+const codecOf = (variant: Bech32Variant) => (variant === "bech32" ? bech32 : bech32m)
 
 /** Decodes a whole bech32/bech32m string (case-insensitive, not mixed), or undefined. */
 export const bech32Decode = (s: string, limit = 90): { readonly hrp: string; readonly words: Array<number>; readonly variant: Bech32Variant } | undefined => {
   for (const variant of ["bech32", "bech32m"] as const) {
     try {
-      const d = codecs[variant].decode(s as `${string}1${string}`, limit)
+      const d = codecOf(variant).decode(s as `${string}1${string}`, limit)
       return { hrp: d.prefix, words: [...d.words], variant }
     } catch {
       // Not this variant's checksum (or not bech32 at all): try the next.
@@ -19,7 +21,7 @@ export const bech32Decode = (s: string, limit = 90): { readonly hrp: string; rea
 }
 
 export const bech32Encode = (hrp: string, words: ReadonlyArray<number>, variant: Bech32Variant): string =>
-  codecs[variant].encode(hrp, [...words], false)
+  codecOf(variant).encode(hrp, [...words], false)
 
 /** Regroups bits (8 → 5 or 5 → 8); undefined on invalid padding. */
 export const convertBits = (data: ReadonlyArray<number>, from: number, to: number, pad: boolean): Array<number> | undefined => {
