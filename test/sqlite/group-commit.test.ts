@@ -305,17 +305,7 @@ describe("SQLite group commit", () => {
   })
 
   it("a scope's number assigned by a write of the open group is kept once the group commits; one assigned by a rolled-back write in it is freed", async () => {
-    const Docs = collection<{ id: string }>()("docs", (d) => d.id)
-    const filename = join(mkdtempSync(join(tmpdir(), "tessera-group-")), "g.sqlite")
-    const dbA = openDatabase({ filename })
-    const control = controlledSync(`${filename}-wal`)
-    const a = makeSqliteStore(dbA, { groupCommit: new GroupCommit(control.sync) })
-    const b = makeSqliteStore(openDatabase({ filename }))
-    const run = <X, E>(e: Effect.Effect<X, E>) => Effect.runPromise(e)
-    const ids = async (store: typeof a, scope: string) => (await run(store.list(Docs, scope, { limit: 10 }))).items.map((n) => n.id)
-    // A write whose answer waits for the log's sync: the sync stays in flight until settled.
-    const seeded = run(Effect.zipRight(a.put(Docs, "seed", { id: "s" }), awaitDurable))
-    await until(() => control.pending.length === 1)
+    const { Docs, dbA, control, a, b, run, ids, seeded } = await twoStoresOneSyncInFlight()
     // Meanwhile the group gathers: "x" gets a number in a released savepoint, "y" in one that rolls back.
     await run(a.put(Docs, "x", { id: "x1" }))
     expect(await run(Effect.flip(a.transaction(Effect.zipRight(a.put(Docs, "y", { id: "y1" }), Effect.fail("boom" as const)))))).toBe("boom")
@@ -333,17 +323,8 @@ describe("SQLite group commit", () => {
   })
 
   it("a scope's number assigned by a write of a group that is then lost is not kept", async () => {
-    const Docs = collection<{ id: string }>()("docs", (d) => d.id)
-    const filename = join(mkdtempSync(join(tmpdir(), "tessera-group-")), "g.sqlite")
-    const dbA = openDatabase({ filename })
+    const { Docs, dbA, control, a, b, run, ids, seeded } = await twoStoresOneSyncInFlight()
     dbA.exec("CREATE TABLE zz_parent (id TEXT PRIMARY KEY); CREATE TABLE zz_child (p TEXT REFERENCES zz_parent (id) DEFERRABLE INITIALLY DEFERRED)")
-    const control = controlledSync(`${filename}-wal`)
-    const a = makeSqliteStore(dbA, { groupCommit: new GroupCommit(control.sync) })
-    const b = makeSqliteStore(openDatabase({ filename }))
-    const run = <X, E>(e: Effect.Effect<X, E>) => Effect.runPromise(e)
-    const ids = async (store: typeof a, scope: string) => (await run(store.list(Docs, scope, { limit: 10 }))).items.map((n) => n.id)
-    const seeded = run(Effect.zipRight(a.put(Docs, "seed", { id: "s" }), awaitDurable))
-    await until(() => control.pending.length === 1)
     const lost = run(Effect.either(Effect.zipRight(a.put(Docs, "x", { id: "x1" }), awaitDurable)))
     await until(() => dbA.inTransaction)
     expect(await ids(a, "x")).toEqual(["x1"])
@@ -357,6 +338,25 @@ describe("SQLite group commit", () => {
     expect([await ids(a, "x"), await ids(a, "z"), await ids(b, "x")]).toEqual([[], ["z1"], []])
   })
 })
+
+/**
+ * Two stores on one new file, as two processes: `a` with the test's log sync, whose first write
+ * (`seeded`) waits for a sync left in flight until the test settles it, so a group gathers; `b`
+ * plain.
+ */
+const twoStoresOneSyncInFlight = async () => {
+  const Docs = collection<{ id: string }>()("docs", (d) => d.id)
+  const filename = join(mkdtempSync(join(tmpdir(), "tessera-group-")), "g.sqlite")
+  const dbA = openDatabase({ filename })
+  const control = controlledSync(`${filename}-wal`)
+  const a = makeSqliteStore(dbA, { groupCommit: new GroupCommit(control.sync) })
+  const b = makeSqliteStore(openDatabase({ filename }))
+  const run = <X, E>(e: Effect.Effect<X, E>) => Effect.runPromise(e)
+  const ids = async (store: typeof a, scope: string) => (await run(store.list(Docs, scope, { limit: 10 }))).items.map((n) => n.id)
+  const seeded = run(Effect.zipRight(a.put(Docs, "seed", { id: "s" }), awaitDurable))
+  await until(() => control.pending.length === 1)
+  return { Docs, dbA, control, a, b, run, ids, seeded }
+}
 
 /** Runs a request whose group is alone: settles its sync and answers it. */
 const settled = async <A>(control: ReturnType<typeof controlledSync>, p: Promise<A>): Promise<A> => {
