@@ -16,6 +16,7 @@ import {
   dependOn,
   failOrDie,
   type IndexReader,
+  inTransaction,
   planList,
   type Positioned,
   rangeInOrder,
@@ -118,7 +119,12 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
     cache.clear()
   })
   const single = singleWrite(tx)
-  const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> => grouped(single<X, E>(f))
+  // Outside a transaction the write may queue for the permit while others join the open group:
+  // what it depends on is read once it runs, inside its own transaction (#481).
+  const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> =>
+    batch === undefined
+      ? single<X, E>(f)
+      : Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? grouped(single<X, E>(f)) : (tx(grouped(single<X, E>(f))) as Effect.Effect<X, E>)))
   const parse = <A>(r: RecordRow): Positioned<A> => ({ seq: r.seq, value: JSON.parse(r.data) as A })
 
   // Index rows change only where the keys do: an update that keeps its keys writes no index
