@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { collection, makeEngine, Store, StoreError } from "@tessera/core"
 import { awaitDurable } from "@tessera/core/store-kit"
 import { GroupCommit, makeSqliteStore, openDatabase, walFileSync, type WalSync } from "@tessera/adapter-sqlite"
@@ -79,5 +79,27 @@ describe("SQLite group commit: interleavings", () => {
       expect(answer._tag).toBe("Left")
       if (answer._tag === "Left") expect(answer.left).toBeInstanceOf(StoreError)
     }
+  })
+
+  it("a read outside a write transaction answers at once while another program is suspended inside one, synchronously too", async () => {
+    const { db, control, store, engine, run } = setUp()
+    const seeded = run(Effect.zipRight(store.put(Users, "p", { id: "s", email: "s@example.com" }), awaitDurable))
+    await until(() => control.pending.length === 1)
+    // The open group holds x; then a program suspends inside its own write transaction.
+    await run(store.put(Users, "p", { id: "x", email: "x@example.com" }))
+    const g = gate()
+    const writer = tracked(run(Effect.zipRight(store.transaction(Effect.zipRight(g.wait, store.put(Users, "p", { id: "y", email: "y@example.com" }))), awaitDurable)))
+    await until(() => db.inTransaction)
+    const get = Effect.flatMap(Store, (s) => s.get(Users, "p", "x"))
+    expect(Option.isSome(engine.runSync(get))).toBe(true)
+    const read = tracked(engine.run(get))
+    await until(() => read.settled)
+    expect(writer.settled).toBe(false)
+    g.open()
+    control.settle()
+    await seeded
+    await until(() => control.pending.length === 1)
+    control.settle()
+    await writer.value
   })
 })

@@ -95,12 +95,13 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
           return p === undefined ? effect : Effect.zipRight(dependOn(p), effect)
         })
   const syncRead = <X>(f: () => X): Effect.Effect<X, StoreError> =>
-    Effect.suspend(() => {
+    Effect.withFiberRuntime((fiber) => {
       try {
         const x = f()
         // Only inside a write transaction (whose answer waits for a sync anyway): a plain read stays
-        // synchronous and does not wait, as #311 decided for commits not yet synced (#411).
-        const p = batch?.busy() === true ? batch.pending() : undefined
+        // synchronous and does not wait, as #311 decided for commits not yet synced (#411), also
+        // while another program's write transaction is in progress (`busy` is the store's, not the fiber's).
+        const p = batch !== undefined && fiber.getFiberRef(inTransaction) ? batch.pending() : undefined
         return p === undefined ? Effect.succeed(x) : Effect.as(dependOn(p), x)
       } catch (e) {
         return failOrDie(e) as Effect.Effect<never, StoreError>
