@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import Database from "better-sqlite3"
 import { describe, expect, it } from "vitest"
 import { Effect, Layer, Option } from "effect"
 import { collection, makeEngine, Store, StoreError } from "@tessera/core"
@@ -17,7 +18,8 @@ const controlledSync = (walPath: string) => {
   const pending: Array<(error: Error | null) => void> = []
   const sync: WalSync = { sync: (done) => pending.push(done), syncNow: real.syncNow, close: real.close }
   const settle = () => real.sync(pending.shift()!)
-  return { sync, pending, settle }
+  const fail = () => pending.shift()!(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }))
+  return { sync, pending, settle, fail }
 }
 
 const Users = collection<{ id: string; email: string }>()("users", (u) => u.id, { email: { kind: "unique", keys: (u) => u.email } })
@@ -31,7 +33,7 @@ const setUp = () => {
   const store = makeSqliteStore(db, { groupCommit: new GroupCommit(control.sync) })
   const engine = makeEngine({ store: Layer.succeed(Store, store) })
   const run = <X, E>(e: Effect.Effect<X, E>) => Effect.runPromise(e)
-  return { db, control, store, engine, run }
+  return { db, control, store, engine, run, filename }
 }
 
 /** A promise the test resolves: what a program inside its write transaction waits on (crypto, say). */
@@ -101,5 +103,22 @@ describe("SQLite group commit: interleavings", () => {
     await until(() => control.pending.length === 1)
     control.settle()
     await writer.value
+  })
+
+  it("after a failed sync, the writes gathered meanwhile (answered 503) are rolled back: the file's write lock is free and reads no longer find them", async () => {
+    const { db, control, store, run, filename } = setUp()
+    const seeded = run(Effect.either(Effect.zipRight(store.put(Users, "p", { id: "s", email: "s@example.com" }), awaitDurable)))
+    await until(() => control.pending.length === 1)
+    const gathered = run(Effect.either(Effect.zipRight(store.put(Users, "p", { id: "g", email: "g@example.com" }), awaitDurable)))
+    await until(() => db.inTransaction)
+    control.fail()
+    for (const answer of [await seeded, await gathered]) expect(answer._tag).toBe("Left")
+    // The store refuses writes until restart (#314), and holds nothing meanwhile (#483).
+    expect(db.inTransaction).toBe(false)
+    const other = new Database(filename)
+    other.pragma("busy_timeout = 0")
+    other.exec("BEGIN IMMEDIATE; CREATE TABLE zz_other (x); COMMIT")
+    other.close()
+    expect(Option.isNone(await run(store.get(Users, "p", "g")))).toBe(true)
   })
 })
