@@ -36,7 +36,7 @@ export const planReplay = (calls: ReadonlyArray<LoggedCall>, known: ReadonlySet<
 
 /**
  * The store batches write transactions as savepoints of one SQLite transaction per group
- * (DECISIONS #410): a log must hold whole groups (every BEGIN ended by COMMIT or ROLLBACK, every
+ * (DECISIONS #480): a log must hold whole groups (every BEGIN ended by COMMIT or ROLLBACK, every
  * SAVEPOINT released or rolled back inside one), or the replay would do different work.
  */
 const checkWhole = (calls: ReadonlyArray<LoggedCall>) => {

@@ -252,7 +252,7 @@ describe("SQLite group commit", () => {
     await until(() => control.pending.length === 1)
     const lost = Array.from({ length: 3 }, (_, i) => request("POST", `${V}/customers`, individual({ email: `lost${i}@example.com` })))
     await until(() => committed("lost") === 3)
-    // A read meanwhile sees the group's writes (#411), and the read cache may keep one (#417).
+    // A read meanwhile sees the group's writes (#481), and the read cache may keep one (#485).
     const seen = (await request("GET", `${V}/customers`)).body.data.find((c: { email: string }) => c.email === "lost0@example.com")
     expect((await request("GET", `${V}/customers/${seen.id}`)).status).toBe(200)
     db.prepare("INSERT INTO zz_child (p) VALUES ('nobody')").run()

@@ -4,7 +4,7 @@ import type { PendingCommit, TransactionHooks } from "@tessera/core/store-kit"
 import type { GroupCommit, OpenGroup } from "./group-commit.ts"
 
 /**
- * Write transactions batched into one SQLite transaction per group (DECISIONS #410): the first
+ * Write transactions batched into one SQLite transaction per group (DECISIONS #480): the first
  * write transaction of a group runs `BEGIN IMMEDIATE`, each one runs as `SAVEPOINT` … `RELEASE`
  * (`ROLLBACK TO` on failure, so a failed request undoes only its own writes), and the group's
  * outer transaction commits when its sync starts (`GroupCommit.start`, through `end`). So the
@@ -83,7 +83,7 @@ export class BatchedTransactions implements OpenGroup {
   /**
    * After any failed statement: SQLite may have rolled the whole outer transaction back by itself
    * (SQLITE_FULL, IOERR, NOMEM…), taking with it the writes of requests already waiting for the
-   * group's sync. Those are lost (#412).
+   * group's sync. Those are lost (#482).
    */
   checkLost(error: unknown): void {
     if (!this.open || this.db.inTransaction) return
@@ -93,7 +93,7 @@ export class BatchedTransactions implements OpenGroup {
   }
 
   /**
-   * What a store call running now depends on (#411): the newest ticket, while the open outer
+   * What a store call running now depends on (#481): the newest ticket, while the open outer
    * transaction holds other requests' writes that are neither committed nor synced.
    */
   pending(): PendingCommit | undefined {

@@ -46,7 +46,7 @@ interface Waiter {
 }
 
 /**
- * The store's open outer transaction, when commits are batched (DECISIONS #410): committed tickets
+ * The store's open outer transaction, when commits are batched (DECISIONS #480): committed tickets
  * are in the log only once `end` has committed it, so a sync ends it first.
  */
 export interface OpenGroup {
@@ -59,7 +59,7 @@ export interface OpenGroup {
 }
 
 /**
- * Group commit (DECISIONS #310, #410): write transactions run as savepoints of one outer
+ * Group commit (DECISIONS #310, #480): write transactions run as savepoints of one outer
  * transaction per group, each taking a ticket when it is released; the outer transaction commits
  * with synchronous=NORMAL (atomic and ordered in the log, not yet synced) right before the group's
  * sync starts, so each hot page is written to the log once per group. Whoever must answer waits
@@ -67,7 +67,7 @@ export interface OpenGroup {
  * every ticket committed before it started; tickets taken while it runs form the next group, which
  * commits and syncs as soon as it ends.
  *
- * A failed sync or group commit breaks the store until restart (#314, #412): Linux may drop the
+ * A failed sync or group commit breaks the store until restart (#314, #482): Linux may drop the
  * pages it could not write and report success to the next fsync, so no later commit could be
  * trusted to be on disk.
  */
@@ -131,7 +131,7 @@ export class GroupCommit implements DurabilityBarrier {
 
   /**
    * SQLite rolled the open outer transaction back by itself (SQLITE_FULL, IOERR, NOMEM…): every
-   * ticket it held is lost, so their requests fail and the store refuses writes (#412).
+   * ticket it held is lost, so their requests fail and the store refuses writes (#482).
    */
   lost(error: unknown): void {
     this.fail(error, "rolled back a group of transactions by itself")

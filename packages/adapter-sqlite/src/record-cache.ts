@@ -25,7 +25,7 @@ export class RecordCache {
 
   /**
    * `busy`: whether what this connection reads now may still be rolled back. By default, while
-   * it is in a transaction; with batched group commit (DECISIONS #417), while a write transaction
+   * it is in a transaction; with batched group commit (DECISIONS #485), while a write transaction
    * runs: the open group's released writes are committed or the store refuses writes and the
    * cache is cleared.
    */

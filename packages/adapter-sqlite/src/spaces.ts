@@ -54,7 +54,7 @@ export class Spaces {
 
   /**
    * The transaction that assigned the pending numbers committed: they are now everyone's. With
-   * batched group commit (DECISIONS #410) that is the group's outer transaction, so numbers of
+   * batched group commit (DECISIONS #480) that is the group's outer transaction, so numbers of
    * released savepoints wait for it (`released`).
    */
   committed(): void {

@@ -68,7 +68,7 @@ export interface SqliteStoreTuning {
  */
 export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning = { groupCommit: groupCommitOf(db) }): StoreService => {
   const group = tuning.groupCommit
-  // With group commit, write transactions are savepoints of one outer transaction per group (#410).
+  // With group commit, write transactions are savepoints of one outer transaction per group (#480).
   const batch = group === undefined ? undefined : new BatchedTransactions(db, group)
   // Whether the open transaction wrote: one that only read has nothing to sync.
   let wrote = false
@@ -84,7 +84,7 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
     }
   /**
    * A write transaction that runs while the open group holds other requests' writes may have seen
-   * them (a unique check): its answer, even a refusal, waits for their sync too (#411). Nothing is
+   * them (a unique check): its answer, even a refusal, waits for their sync too (#481). Nothing is
    * added when no group is open.
    */
   const grouped = <X, E>(effect: Effect.Effect<X, E>): Effect.Effect<X, E> =>
@@ -99,7 +99,7 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
       try {
         const x = f()
         // Only inside a write transaction (whose answer waits for a sync anyway): a plain read stays
-        // synchronous and does not wait, as #311 decided for commits not yet synced (#411), also
+        // synchronous and does not wait, as #311 decided for commits not yet synced (#481), also
         // while another program's write transaction is in progress (`busy` is the store's, not the fiber's).
         const p = batch !== undefined && fiber.getFiberRef(inTransaction) ? batch.pending() : undefined
         return p === undefined ? Effect.succeed(x) : Effect.as(dependOn(p), x)
@@ -112,7 +112,7 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   const { q, indexAdd, rangeStatement } = prepareStatements(db)
   const tx = serialisedTransaction(new WritePermit(), batch === undefined ? plainHooks(db, guard, spaces, () => (wrote = false)) : batchedHooks(batch, guard, spaces, () => wrote, () => (wrote = false)))
   // With batching, the cache serves and keeps records while a group is open, but not inside a
-  // write transaction (its savepoint may roll back); a lost group clears it (#417).
+  // write transaction (its savepoint may roll back); a lost group clears it (#485).
   const cache = new RecordCache(db, batch === undefined ? undefined : batch.busy)
   batch?.onCommitted(() => spaces.committed())
   batch?.onLost(() => {
@@ -316,7 +316,7 @@ const plainHooks = (db: Database.Database, guard: Guard, spaces: Spaces, reset: 
   }
 }
 
-/** Savepoints of the group's outer transaction (#410); numbers assigned wait for its commit (#471). */
+/** Savepoints of the group's outer transaction (#480); numbers assigned wait for its commit (#471). */
 const batchedHooks = (batch: BatchedTransactions, guard: Guard, spaces: Spaces, wrote: () => boolean, reset: () => void) => {
   const hooks = batch.hooks(wrote)
   return {

@@ -41,7 +41,7 @@ export const pendingCommit: FiberRef.FiberRef<PendingCommit | undefined> = Fiber
 
 /**
  * Makes the current fiber's answer wait for `p` too: it read writes that are not durable yet (a
- * store that batches a group's writes into one transaction, DECISIONS #411). Tickets of one
+ * store that batches a group's writes into one transaction, DECISIONS #481). Tickets of one
  * barrier only grow, so the newer one covers both. It is also the newest pending commit, a new
  * value even for the same ticket, so that a synchronous run that read it waits too (#440).
  */
