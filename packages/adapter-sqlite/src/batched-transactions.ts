@@ -73,6 +73,13 @@ export class BatchedTransactions implements OpenGroup {
     }
   }
 
+  readonly discard = (): void => {
+    if (!this.open) return
+    this.open = false
+    this.lose()
+    if (this.db.inTransaction) this.st.rollback.run()
+  }
+
   /**
    * After any failed statement: SQLite may have rolled the whole outer transaction back by itself
    * (SQLITE_FULL, IOERR, NOMEM…), taking with it the writes of requests already waiting for the

@@ -54,6 +54,8 @@ export interface OpenGroup {
   readonly busy: () => boolean
   /** Commits the outer transaction if one is open; throws the StoreError when that fails. */
   readonly end: () => void
+  /** Rolls the outer transaction back if one is open: every ticket in it has failed. */
+  readonly discard: () => void
 }
 
 /**
@@ -111,10 +113,14 @@ export class GroupCommit implements DurabilityBarrier {
    * whoever waits starts the sync. A sync that was held back for this transaction starts now.
    */
   transactionEnded(): void {
-    if (this.deferred) {
+    if (this.broken !== undefined) {
+      // Its tickets were failed (#314, #482): nothing of the open group stays, nor its lock (#483).
+      this.deferred = false
+      this.group?.discard()
+    } else if (this.deferred) {
       this.deferred = false
       this.kick()
-    } else if (!this.syncing && this.broken === undefined) {
+    } else if (!this.syncing) {
       try {
         this.group?.end()
       } catch (e) {
@@ -234,6 +240,9 @@ export class GroupCommit implements DurabilityBarrier {
       else waiting.push(w)
     }
     this.waiters = waiting
+    // The open group's tickets are all above brokenFrom, failed: it goes now, or when the write
+    // transaction in progress ends (`transactionEnded`), so the file's lock is not held until restart.
+    if (this.group?.busy() !== true) this.group?.discard()
     return this.broken
   }
 }

@@ -16,6 +16,7 @@ import {
   dependOn,
   failOrDie,
   type IndexReader,
+  inTransaction,
   planList,
   type Positioned,
   rangeInOrder,
@@ -94,12 +95,13 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
           return p === undefined ? effect : Effect.zipRight(dependOn(p), effect)
         })
   const syncRead = <X>(f: () => X): Effect.Effect<X, StoreError> =>
-    Effect.suspend(() => {
+    Effect.withFiberRuntime((fiber) => {
       try {
         const x = f()
         // Only inside a write transaction (whose answer waits for a sync anyway): a plain read stays
-        // synchronous and does not wait, as #311 decided for commits not yet synced (#481).
-        const p = batch?.busy() === true ? batch.pending() : undefined
+        // synchronous and does not wait, as #311 decided for commits not yet synced (#481), also
+        // while another program's write transaction is in progress (`busy` is the store's, not the fiber's).
+        const p = batch !== undefined && fiber.getFiberRef(inTransaction) ? batch.pending() : undefined
         return p === undefined ? Effect.succeed(x) : Effect.as(dependOn(p), x)
       } catch (e) {
         return failOrDie(e) as Effect.Effect<never, StoreError>
@@ -118,7 +120,12 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
     cache.clear()
   })
   const single = singleWrite(tx)
-  const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> => grouped(single<X, E>(f))
+  // Outside a transaction the write may queue for the permit while others join the open group:
+  // what it depends on is read once it runs, inside its own transaction (#481).
+  const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> =>
+    batch === undefined
+      ? single<X, E>(f)
+      : Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? grouped(single<X, E>(f)) : (tx(grouped(single<X, E>(f))) as Effect.Effect<X, E>)))
   const parse = <A>(r: RecordRow): Positioned<A> => ({ seq: r.seq, value: JSON.parse(r.data) as A })
 
   // Index rows change only where the keys do: an update that keeps its keys writes no index
