@@ -12,7 +12,7 @@ import { SqliteStore } from "@tessera/adapter-sqlite"
 import { captureSqliteStatements } from "./capture.ts"
 import { makeReplay } from "./replay.ts"
 import { CLIENTS, compare, interleaved, median, ROUNDS, SECONDS, SHORT } from "./rounds.ts"
-import { applyPragmas } from "./statement-log.ts"
+import { applyPragmas, type LoggedCall } from "./statement-log.ts"
 
 const tmp = () => mkdtempSync(join(tmpdir(), "tessera-bench-"))
 
@@ -124,8 +124,11 @@ const rawSqliteInserts = async () => {
   const { create } = await captureSqliteStatements(CLIENTS)
   const db = new Database(create.file)
   applyPragmas(db, create.pragmas)
-  const replay = makeReplay(db, create.plan, `${create.file}-wal`)
-  const logged = create.plan.calls.filter((c) => c.kind === "fsync").length
+  // The log holds whole groups, one SQLite transaction each with a savepoint per creation
+  // (DECISIONS #480); `runSync` commits each creation on its own, so the baseline does too.
+  const plan = { ...create.plan, calls: oneTransactionPerCreation(create.plan.calls) }
+  const replay = makeReplay(db, plan, `${create.file}-wal`)
+  const logged = plan.calls.filter((c) => c.kind === "fsync").length
   const extraSyncs = Math.max(0, create.creationsPerReplay - logged)
   const wal = openSync(`${create.file}-wal`, "r")
   const measure = async (seconds: number) => {
@@ -139,6 +142,21 @@ const rawSqliteInserts = async () => {
     return n / ((performance.now() - start) / 1000)
   }
   return { measure, dispose: async () => (replay.close(), db.close(), closeSync(wal)) }
+}
+
+/** A log of groups as the synchronous path runs it: each savepoint its own transaction. */
+const oneTransactionPerCreation = (calls: ReadonlyArray<LoggedCall>): Array<LoggedCall> => {
+  const grouped = calls.some((c) => c.sql.startsWith("SAVEPOINT"))
+  if (!grouped) return [...calls]
+  const out: Array<LoggedCall> = []
+  for (const c of calls) {
+    if (c.sql === "BEGIN IMMEDIATE" || c.sql === "COMMIT") continue
+    if (c.sql.startsWith("SAVEPOINT")) out.push({ ...c, sql: "BEGIN IMMEDIATE" })
+    else if (c.sql.startsWith("RELEASE")) out.push({ ...c, sql: "COMMIT" })
+    else if (c.sql.startsWith("ROLLBACK TO")) throw new Error("statement log: a creation rolled back")
+    else out.push(c)
+  }
+  return out
 }
 
 const timeIt = async (runs: number, f: () => unknown | Promise<unknown>) => {

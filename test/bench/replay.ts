@@ -28,9 +28,29 @@ export const knownUuids = (db: Database.Database): Set<string> => {
 }
 
 export const planReplay = (calls: ReadonlyArray<LoggedCall>, known: ReadonlySet<string>): ReplayPlan => {
+  checkWhole(calls)
   const fresh = new Set<string>()
   for (const c of calls) for (const a of [c.sql, ...c.args]) if (typeof a === "string") for (const m of a.matchAll(UUID)) if (!known.has(m[0])) fresh.add(m[0])
   return { calls, fresh: [...fresh] }
+}
+
+/**
+ * The store batches write transactions as savepoints of one SQLite transaction per group
+ * (DECISIONS #480): a log must hold whole groups (every BEGIN ended by COMMIT or ROLLBACK, every
+ * SAVEPOINT released or rolled back inside one), or the replay would do different work.
+ */
+const checkWhole = (calls: ReadonlyArray<LoggedCall>) => {
+  let open = false
+  let savepoints = 0
+  for (const c of calls) {
+    const sql = c.sql.trim().toUpperCase()
+    if (sql.startsWith("BEGIN")) open = true
+    else if (sql === "COMMIT" || sql === "ROLLBACK") [open, savepoints] = [false, 0]
+    else if (sql.startsWith("SAVEPOINT")) savepoints++
+    else if (sql.startsWith("RELEASE")) savepoints--
+    if (savepoints > 0 && !open) throw new Error("statement log: a savepoint outside the group's transaction")
+  }
+  if (open || savepoints !== 0) throw new Error("statement log: it ends inside a transaction; record whole groups")
 }
 
 /** An argument as a function of this replay's fresh uuids and rowids. */

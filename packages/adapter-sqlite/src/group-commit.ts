@@ -46,27 +46,58 @@ interface Waiter {
 }
 
 /**
- * Group commit (DECISIONS #310): each write transaction commits on its own with
- * synchronous=NORMAL (atomic and ordered in the log, not yet synced) and takes a ticket; whoever
- * must answer waits for a sync that started after its commit. One sync runs at a time and
- * releases every commit made before it started; commits made while it runs wait for the next,
- * which starts as soon as it ends. So under load one fsync serves every request that committed
- * during the previous one.
+ * The store's open outer transaction, when commits are batched (DECISIONS #480): committed tickets
+ * are in the log only once `end` has committed it, so a sync ends it first.
+ */
+export interface OpenGroup {
+  /** Whether a write transaction is in progress inside it (ending it now would commit half of one). */
+  readonly busy: () => boolean
+  /** Commits the outer transaction if one is open; throws the StoreError when that fails. */
+  readonly end: () => void
+  /** Rolls the outer transaction back if one is open: every ticket in it has failed. */
+  readonly discard: () => void
+}
+
+/**
+ * Group commit (DECISIONS #310, #480): write transactions run as savepoints of one outer
+ * transaction per group, each taking a ticket when it is released; the outer transaction commits
+ * with synchronous=NORMAL (atomic and ordered in the log, not yet synced) right before the group's
+ * sync starts, so each hot page is written to the log once per group. Whoever must answer waits
+ * for a sync that started after its ticket's group committed. One sync runs at a time and releases
+ * every ticket committed before it started; tickets taken while it runs form the next group, which
+ * commits and syncs as soon as it ends.
  *
- * A failed sync breaks the store until restart (#314): Linux may drop the pages it could not
- * write and report success to the next fsync, so no later commit could be trusted to be on disk.
+ * A failed sync or group commit breaks the store until restart (#314, #482): Linux may drop the
+ * pages it could not write and report success to the next fsync, so no later commit could be
+ * trusted to be on disk.
  */
 export class GroupCommit implements DurabilityBarrier {
   private committed = 0
   private synced = 0
   private syncing = false
   private closing = false
+  private deferred = false
   private broken: StoreError | undefined
+  /** Once broken: the first ticket that can no longer be made durable (those before it are, or are being, synced). */
+  private brokenFrom = 0
+  /** The newest ticket the sync in flight covers. */
+  private inflight = 0
   private waiters: Array<Waiter> = []
+  private group: OpenGroup | undefined
 
   constructor(private readonly file: WalSync) {}
 
-  /** Numbers a commit that wrote something: what its request waits for before it is answered. */
+  /** The store's outer transaction, ended before each sync. */
+  attach(group: OpenGroup): void {
+    this.group = group
+  }
+
+  /** The newest ticket taken: what a reader of the open group's writes depends on. */
+  get newest(): number {
+    return this.committed
+  }
+
+  /** Numbers a write transaction that wrote something: what its request waits for before it is answered. */
   commit(): PendingCommit {
     return { barrier: this, ticket: ++this.committed }
   }
@@ -76,14 +107,44 @@ export class GroupCommit implements DurabilityBarrier {
     if (this.broken !== undefined) throw this.broken
   }
 
+  /**
+   * Said by the store when a write transaction ends. A group gathers only while a sync runs: with
+   * none running its transaction commits now (so nothing stays open, and locked, while idle), and
+   * whoever waits starts the sync. A sync that was held back for this transaction starts now.
+   */
+  transactionEnded(): void {
+    if (this.broken !== undefined) {
+      // Its tickets were failed (#314, #482): nothing of the open group stays, nor its lock (#483).
+      this.deferred = false
+      this.group?.discard()
+    } else if (this.deferred) {
+      this.deferred = false
+      this.kick()
+    } else if (!this.syncing) {
+      try {
+        this.group?.end()
+      } catch (e) {
+        this.fail(e, "a group of transactions could not be committed")
+      }
+    }
+  }
+
+  /**
+   * SQLite rolled the open outer transaction back by itself (SQLITE_FULL, IOERR, NOMEM…): every
+   * ticket it held is lost, so their requests fail and the store refuses writes (#482).
+   */
+  lost(error: unknown): void {
+    this.fail(error, "rolled back a group of transactions by itself")
+  }
+
   readonly wait = (ticket: number): Effect.Effect<void, StoreError> =>
     Effect.suspend(() => {
-      if (this.broken !== undefined) return Effect.fail(this.broken)
       if (ticket <= this.synced) return Effect.void
+      if (this.broken !== undefined && ticket >= this.brokenFrom) return Effect.fail(this.broken)
       return Effect.async<void, StoreError>((resume) => {
         const waiter: Waiter = { ticket, resume }
         this.waiters.push(waiter)
-        if (!this.syncing) this.start()
+        this.kick()
         return Effect.sync(() => {
           this.waiters = this.waiters.filter((w) => w !== waiter)
         })
@@ -91,36 +152,66 @@ export class GroupCommit implements DurabilityBarrier {
     })
 
   readonly waitSync = (ticket: number): void => {
-    if (this.broken !== undefined) throw this.broken
     if (ticket <= this.synced) return
+    if (this.broken !== undefined) throw this.broken
+    if (this.group?.busy() === true)
+      throw new StoreError({ message: "SQLite: a write transaction is in progress; its group cannot be committed yet", retryable: true })
+    try {
+      this.group?.end()
+    } catch (e) {
+      throw this.fail(e, "a group of transactions could not be committed")
+    }
     const upTo = this.committed
     try {
       this.file.syncNow()
     } catch (e) {
-      throw this.fail(e)
+      throw this.fail(e, "the write-ahead log could not be synced to disk")
     }
     this.synced = Math.max(this.synced, upTo)
     this.release()
   }
 
-  /** Closes the log's descriptor once no sync is running (the store is closing). */
+  /** Commits and syncs what is pending (best effort: the store is closing), then closes the log's descriptor once no sync runs. */
   close(): void {
+    try {
+      if (this.committed > this.synced) this.waitSync(this.committed)
+    } catch {
+      // The waiters were answered with the failure; nothing more to do on the way out.
+    }
     this.closing = true
     if (!this.syncing) this.file.close()
   }
 
+  /** Starts the next group's commit and sync unless one runs, or nothing waits to be synced. */
+  private kick(): void {
+    if (!this.syncing && this.broken === undefined && this.committed > this.synced) this.start()
+  }
+
   private start(): void {
-    this.syncing = true
+    if (this.group?.busy() === true) {
+      // Committing now would commit part of the transaction in progress; it kicks when it ends.
+      this.deferred = true
+      return
+    }
+    try {
+      this.group?.end()
+    } catch (e) {
+      this.fail(e, "a group of transactions could not be committed")
+      return
+    }
+    // Every ticket up to here is in a committed transaction: this sync makes them durable.
     const upTo = this.committed
+    this.inflight = upTo
+    this.syncing = true
     this.file.sync((error) => {
       this.syncing = false
-      if (error !== null && error !== undefined) this.fail(error)
+      if (error !== null && error !== undefined) this.fail(error, "the write-ahead log could not be synced to disk")
       else {
         this.synced = Math.max(this.synced, upTo)
         this.release()
       }
-      if (this.waiters.length > 0) this.start()
-      else if (this.closing) this.file.close()
+      if (this.closing) this.file.close()
+      else this.kick()
     })
   }
 
@@ -133,15 +224,25 @@ export class GroupCommit implements DurabilityBarrier {
     this.waiters = waiting
   }
 
-  private fail(error: unknown): StoreError {
+  private fail(error: unknown, what: string): StoreError {
     const code = (error as { code?: unknown } | null)?.code
     this.broken ??= new StoreError({
-      message: `SQLite: the write-ahead log could not be synced to disk (${typeof code === "string" ? code : String(error)}); restart the server`,
+      message: `SQLite: ${what} (${typeof code === "string" ? code : String(error)}); restart the server`,
       retryable: false
     })
+    // The sync in flight, if any, still releases what it covers; nothing after it can be trusted.
+    const from = (this.syncing ? this.inflight : this.synced) + 1
+    this.brokenFrom = this.brokenFrom === 0 ? from : Math.min(this.brokenFrom, from)
     const failed = Effect.fail(this.broken)
-    for (const w of this.waiters) w.resume(failed)
-    this.waiters = []
+    const waiting: Array<Waiter> = []
+    for (const w of this.waiters) {
+      if (w.ticket >= this.brokenFrom) w.resume(failed)
+      else waiting.push(w)
+    }
+    this.waiters = waiting
+    // The open group's tickets are all above brokenFrom, failed: it goes now, or when the write
+    // transaction in progress ends (`transactionEnded`), so the file's lock is not held until restart.
+    if (this.group?.busy() !== true) this.group?.discard()
     return this.broken
   }
 }

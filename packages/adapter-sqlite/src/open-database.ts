@@ -55,6 +55,10 @@ export const openDatabase = (options: SqliteStoreOptions, list: ReadonlyArray<Mi
     // A checkpoint syncs the log and the database file on the event loop, and every commit
     // rewrites the same hot pages: one every ~40 MB of log instead of every ~4 MB (#312).
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
+    // Each write transaction is a savepoint of the group's outer transaction (#480): a page it
+    // changes that the group had already changed is first copied to the savepoint's journal,
+    // which by default is a temporary file; in memory that copy is a memcpy (#480).
+    db.pragma("temp_store = MEMORY")
   }
   db.pragma("foreign_keys = ON")
   migrate(db, list)

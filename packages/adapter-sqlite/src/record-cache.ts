@@ -23,13 +23,22 @@ export class RecordCache {
   private readonly dataVersion: Database.Statement<[], number>
   private seenVersion: number
 
-  constructor(private readonly db: Database.Database) {
+  /**
+   * `busy`: whether what this connection reads now may still be rolled back. By default, while
+   * it is in a transaction; with batched group commit (DECISIONS #485), while a write transaction
+   * runs: the open group's released writes are committed or the store refuses writes and the
+   * cache is cleared.
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly busy: () => boolean = () => db.inTransaction
+  ) {
     this.dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck()
     this.seenVersion = this.dataVersion.get()!
   }
 
   get(key: string): unknown {
-    if (this.db.inTransaction) return undefined
+    if (this.busy()) return undefined
     const version = this.dataVersion.get()!
     if (version !== this.seenVersion) {
       this.entries.clear()
@@ -40,7 +49,7 @@ export class RecordCache {
   }
 
   set(key: string, value: unknown): void {
-    if (this.db.inTransaction) return
+    if (this.busy()) return
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear()
     this.entries.set(key, value)
   }

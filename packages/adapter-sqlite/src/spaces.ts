@@ -11,9 +11,13 @@ import type Database from "better-sqlite3"
  * is only kept once that transaction commits: a rolled-back insert frees its number, which
  * another process may then assign to another triple.
  */
+type Assigned = readonly [collection: string, scope: string, name: string, space: number]
+
 export class Spaces {
   private readonly known = new Map<string, Map<string, number>>()
-  private readonly pending = new Map<string, readonly [collection: string, scope: string, name: string, space: number]>()
+  private readonly pending = new Map<string, Assigned>()
+  /** Assigned by released savepoints of the open group's outer transaction, not yet committed. */
+  private readonly released = new Map<string, Assigned>()
   private readonly find: Database.Statement<[string, string, string], number>
   private readonly insert: Database.Statement<[string, string, string]>
 
@@ -29,8 +33,9 @@ export class Spaces {
     if (hit !== undefined) return hit
     // SQLite rolls a transaction back by itself on some failures (SQLITE_FULL, IOERR): once no
     // transaction is open, nothing this connection assigned in it exists any more.
-    if (this.pending.size > 0 && !this.db.inTransaction) this.pending.clear()
-    const mine = this.pending.get(`${collection}\u0000${scope}\u0000${name}`)
+    if ((this.pending.size > 0 || this.released.size > 0) && !this.db.inTransaction) this.lost()
+    const triple = `${collection}\u0000${scope}\u0000${name}`
+    const mine = this.pending.get(triple) ?? this.released.get(triple)
     if (mine !== undefined) return mine[3]
     const found = this.find.get(collection, scope, name)
     // Any row found that this connection did not insert is committed: safe to keep.
@@ -47,17 +52,31 @@ export class Spaces {
     return space
   }
 
-  /** The write transaction committed: the numbers it assigned are now everyone's. */
+  /**
+   * The transaction that assigned the pending numbers committed: they are now everyone's. With
+   * batched group commit (DECISIONS #480) that is the group's outer transaction, so numbers of
+   * released savepoints wait for it (`released`).
+   */
   committed(): void {
     for (const [collection, scope, name, space] of this.pending.values()) this.keep(collection, scope, name, space)
+    for (const [collection, scope, name, space] of this.released.values()) this.keep(collection, scope, name, space)
     this.pending.clear()
+    this.released.clear()
   }
-
-  /** The write transaction rolled back: the numbers it assigned are free again. */
+  /** A write transaction (or savepoint) rolled back: the numbers it assigned are free again. */
   rolledBack(): void {
     this.pending.clear()
   }
-
+  /** A write transaction's savepoint was released into the group's open outer transaction. */
+  releasedIntoGroup(): void {
+    for (const [k, v] of this.pending) this.released.set(k, v)
+    this.pending.clear()
+  }
+  /** The group's outer transaction is gone without committing: every number it assigned is free. */
+  lost(): void {
+    this.pending.clear()
+    this.released.clear()
+  }
   private keep(collection: string, scope: string, name: string, space: number): void {
     const key = `${collection}\u0000${scope}`
     let names = this.known.get(key)

@@ -13,13 +13,15 @@ import {
   UniqueViolation
 } from "@tessera/core"
 import {
+  dependOn,
+  failOrDie,
   type IndexReader,
+  inTransaction,
   planList,
   type Positioned,
   rangeInOrder,
   serialisedTransaction,
   singleWrite,
-  syncRead,
   twinsOf,
   withTwins,
   WritePermit
@@ -27,6 +29,7 @@ import {
 import { openDatabase, type SqliteStoreOptions } from "./open-database.ts"
 import { counted } from "./migrations/reindex.ts"
 import { cacheKey, MAX_CACHED_JSON_CHARS, RecordCache } from "./record-cache.ts"
+import { BatchedTransactions } from "./batched-transactions.ts"
 import { GroupCommit, walFileSync, type WalSync } from "./group-commit.ts"
 import { Spaces } from "./spaces.ts"
 import { prepareStatements, type RecordRow } from "./statements.ts"
@@ -65,6 +68,8 @@ export interface SqliteStoreTuning {
  */
 export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning = { groupCommit: groupCommitOf(db) }): StoreService => {
   const group = tuning.groupCommit
+  // With group commit, write transactions are savepoints of one outer transaction per group (#480).
+  const batch = group === undefined ? undefined : new BatchedTransactions(db, group)
   // Whether the open transaction wrote: one that only read has nothing to sync.
   let wrote = false
   const guard =
@@ -73,34 +78,54 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
       try {
         return f()
       } catch (e) {
+        batch?.checkLost(e)
         throw storeErrorOf(db, e)
       }
     }
+  /**
+   * A write transaction that runs while the open group holds other requests' writes may have seen
+   * them (a unique check): its answer, even a refusal, waits for their sync too (#481). Nothing is
+   * added when no group is open.
+   */
+  const grouped = <X, E>(effect: Effect.Effect<X, E>): Effect.Effect<X, E> =>
+    batch === undefined
+      ? effect
+      : Effect.suspend(() => {
+          const p = batch.pending()
+          return p === undefined ? effect : Effect.zipRight(dependOn(p), effect)
+        })
+  const syncRead = <X>(f: () => X): Effect.Effect<X, StoreError> =>
+    Effect.withFiberRuntime((fiber) => {
+      try {
+        const x = f()
+        // Only inside a write transaction (whose answer waits for a sync anyway): a plain read stays
+        // synchronous and does not wait, as #311 decided for commits not yet synced (#481), also
+        // while another program's write transaction is in progress (`busy` is the store's, not the fiber's).
+        const p = batch !== undefined && fiber.getFiberRef(inTransaction) ? batch.pending() : undefined
+        return p === undefined ? Effect.succeed(x) : Effect.as(dependOn(p), x)
+      } catch (e) {
+        return failOrDie(e) as Effect.Effect<never, StoreError>
+      }
+    })
   // Rows name their collection, scope and index by number (`spaces`, migration 4, #470).
   const spaces = new Spaces(db)
   const { q, indexAdd, rangeStatement } = prepareStatements(db)
-  const begin = db.prepare("BEGIN IMMEDIATE")
-  const commit = db.prepare("COMMIT")
-  const rollback = db.prepare("ROLLBACK")
-  const tx = serialisedTransaction(new WritePermit(), {
-    begin: guard(() => {
-      group?.checkWritable()
-      wrote = false
-      spaces.rolledBack()
-      begin.run()
-    }),
-    commit: guard(() => {
-      commit.run()
-      spaces.committed()
-    }),
-    rollback: guard(() => {
-      spaces.rolledBack()
-      if (db.inTransaction) rollback.run()
-    }),
-    ...(group === undefined ? {} : { committed: () => (wrote ? group.commit() : undefined) })
+  const tx = serialisedTransaction(new WritePermit(), batch === undefined ? plainHooks(db, guard, spaces, () => (wrote = false)) : batchedHooks(batch, guard, spaces, () => wrote, () => (wrote = false)))
+  // With batching, the cache serves and keeps records while a group is open, but not inside a
+  // write transaction (its savepoint may roll back); a lost group clears it (#485).
+  const cache = new RecordCache(db, batch === undefined ? undefined : batch.busy)
+  batch?.onCommitted(() => spaces.committed())
+  batch?.onLost(() => {
+    spaces.lost()
+    cache.clear()
   })
-  const cache = new RecordCache(db)
-  const write = singleWrite(tx)
+  const single = singleWrite(tx)
+  // Outside a transaction the write may queue for the permit while others join the open group:
+  // what it depends on is read once it runs, inside its own transaction (#481).
+  const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> =>
+    batch === undefined
+      ? single<X, E>(f)
+      : Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? grouped(single<X, E>(f)) : (tx(grouped(single<X, E>(f))) as Effect.Effect<X, E>)))
   const parse = <A>(r: RecordRow): Positioned<A> => ({ seq: r.seq, value: JSON.parse(r.data) as A })
 
   // Index rows change only where the keys do: an update that keeps its keys writes no index
@@ -267,6 +292,51 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   }
 }
 
+type Guard = <X>(f: () => X) => () => X
+
+/** One SQLite transaction per write transaction, each committed on its own (group commit off). */
+const plainHooks = (db: Database.Database, guard: Guard, spaces: Spaces, reset: () => void) => {
+  const begin = db.prepare("BEGIN IMMEDIATE")
+  const commit = db.prepare("COMMIT")
+  const rollback = db.prepare("ROLLBACK")
+  return {
+    begin: guard(() => {
+      reset()
+      spaces.rolledBack()
+      begin.run()
+    }),
+    commit: guard(() => {
+      commit.run()
+      spaces.committed()
+    }),
+    rollback: guard(() => {
+      spaces.rolledBack()
+      if (db.inTransaction) rollback.run()
+    })
+  }
+}
+
+/** Savepoints of the group's outer transaction (#480); numbers assigned wait for its commit (#471). */
+const batchedHooks = (batch: BatchedTransactions, guard: Guard, spaces: Spaces, wrote: () => boolean, reset: () => void) => {
+  const hooks = batch.hooks(wrote)
+  return {
+    begin: guard(() => {
+      reset()
+      spaces.rolledBack()
+      hooks.begin()
+    }),
+    commit: guard(() => {
+      hooks.commit()
+      spaces.releasedIntoGroup()
+    }),
+    rollback: guard(() => {
+      spaces.rolledBack()
+      hooks.rollback()
+    }),
+    committed: hooks.committed!
+  }
+}
+
 export { migrate, openDatabase, type SqliteStoreOptions } from "./open-database.ts"
 
 export const SqliteStore = {
@@ -281,8 +351,9 @@ export const SqliteStore = {
         }),
         ({ db, groupCommit }) =>
           Effect.sync(() => {
-            db.close()
+            // Commits and syncs an open group first, then lets the sync in flight end.
             groupCommit?.close()
+            db.close()
           })
       ).pipe(Effect.map(({ db, groupCommit }) => makeSqliteStore(db, { groupCommit })))
     )

@@ -40,6 +40,18 @@ export const newestPendingCommit = (): PendingCommit | undefined => newestPendin
 export const pendingCommit: FiberRef.FiberRef<PendingCommit | undefined> = FiberRef.unsafeMake<PendingCommit | undefined>(undefined)
 
 /**
+ * Makes the current fiber's answer wait for `p` too: it read writes that are not durable yet (a
+ * store that batches a group's writes into one transaction, DECISIONS #481). Tickets of one
+ * barrier only grow, so the newer one covers both. It is also the newest pending commit, a new
+ * value even for the same ticket, so that a synchronous run that read it waits too (#440).
+ */
+export const dependOn = (p: PendingCommit): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    if (newestPending === undefined || newestPending.barrier !== p.barrier || newestPending.ticket <= p.ticket) newestPending = p
+    return FiberRef.update(pendingCommit, (prev) => (prev !== undefined && prev.barrier === p.barrier && prev.ticket >= p.ticket ? prev : p))
+  })
+
+/**
  * Completes once every transaction the current fiber committed is durable: at once when it
  * committed none, or its store makes each commit durable before returning (memory, PostgreSQL,
  * SQLite with synchronous=FULL). The engine runs it before it reports a program's outcome, so
