@@ -3,7 +3,7 @@
 // before it ran) gets a fresh value of the same length in every argument, and every rowid an
 // INSERT returned is replaced by the rowid the replayed INSERT returned. Same statements, same
 // rows, same index rows and counters, same bytes; none of the engine's work around them.
-import { randomUUID } from "node:crypto"
+import { timeOrderedUuid } from "@tessera/core"
 import { closeSync, fsyncSync, openSync } from "node:fs"
 import type Database from "better-sqlite3"
 import type { LoggedCall } from "./statement-log.ts"
@@ -56,11 +56,11 @@ const checkWhole = (calls: ReadonlyArray<LoggedCall>) => {
 /** An argument as a function of this replay's fresh uuids and rowids. */
 type Arg = (ids: ReadonlyArray<string>, rowids: ReadonlyMap<number, number>) => unknown
 
-// A customer created without a platformCustomerId gets the first 16 hex digits of its uuid, which
-// its UMA address repeats: those are renewed with the uuid, else every replayed customer would
-// share one key and each unique check would read all the customers before it.
+// A customer created without a platformCustomerId gets 16 hex digits of its uuid, which its UMA
+// address repeats: those are renewed with the uuid, else every replayed customer would share one
+// key and each unique check would read all the customers before it.
 const UUID_OR_COMPACT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16}/g
-const compact = (uuid: string) => uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18)
+const compact = (uuid: string) => uuid.slice(9, 13) + uuid.slice(15, 18) + uuid.slice(24, 33)
 
 const compileString = (s: string, slot: ReadonlyMap<string, number>, compactSlot: ReadonlyMap<string, number>): Arg => {
   const parts: Array<string> = []
@@ -129,8 +129,12 @@ export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: str
       }
     }
   })
-  /** A new operation's fresh uuids and rowid map; its steps run in one or several ranges. */
-  const begin = () => ({ ids: plan.fresh.map(() => randomUUID()), rowids: new Map<number, number>() })
+  /**
+   * A new operation's fresh uuids and rowid map; its steps run in one or several ranges. The
+   * uuids are of the kind the engine makes (time-ordered, DECISIONS #487), so the replay's keys
+   * land where Tessera's do in the B-trees.
+   */
+  const begin = () => ({ ids: plan.fresh.map(() => timeOrderedUuid()), rowids: new Map<number, number>() })
   type Context = ReturnType<typeof begin>
   const runRange = (c: Context, from = 0, to = steps.length) => {
     for (let i = from; i < to; i++) steps[i]!(c.ids, c.rowids)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as fc from "fast-check"
-import { decodeCursor, encodeCursor, Ids, idTypes, isId, makeId, parseId, uuidOf } from "@tessera/core"
+import { decodeCursor, encodeCursor, Ids, idTypes, isId, makeId, parseId, timeOrderedUuid, uuidOf } from "@tessera/core"
 import { Either } from "effect"
 
 describe("ids", () => {
@@ -41,6 +41,24 @@ describe("ids", () => {
       expect(yield* draw(7)).toEqual(a)
       expect(yield* draw(8)).not.toEqual(a)
       for (const u of a) expect(u).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    })
+  )
+
+  it.effect("the default source makes RFC 9562 version-7 uuids: the millisecond they were made, then random bits", () =>
+    Effect.gen(function* () {
+      const before = Date.now()
+      const made = yield* Effect.provide(Effect.flatMap(Ids, (ids) => Effect.all(Array.from({ length: 200 }, () => ids.uuid))), Ids.random)
+      const after = Date.now()
+      for (const u of made) {
+        expect(u).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+        const ms = parseInt(u.slice(0, 8) + u.slice(9, 13), 16)
+        expect(ms).toBeGreaterThanOrEqual(before)
+        expect(ms).toBeLessThanOrEqual(after)
+      }
+      expect(new Set(made).size).toBe(made.length)
+      // Made in a later millisecond, an id sorts after: what keeps a store's keys in order.
+      expect(timeOrderedUuid(before + 1) > timeOrderedUuid(before)).toBe(true)
+      expect(timeOrderedUuid(0x019542f5b3e7).startsWith("019542f5-b3e7-7")).toBe(true)
     })
   )
 

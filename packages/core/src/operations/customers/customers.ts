@@ -56,8 +56,14 @@ const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt
   return ["$", local, ".", salt, "@", platform.umaDomain].join("")
 }
 
-/** The first 16 hex digits of a uuid (8-4-4): what removing its dashes and cutting at 16 gives, without a regex. */
-const generatedPlatformCustomerId = (uuid: string) => [uuid.slice(0, 8), uuid.slice(9, 13), uuid.slice(14, 18)].join("")
+/**
+ * 16 hex digits of the customer's uuid (DECISIONS #487): of a time-ordered uuid, the low 16 bits
+ * of its millisecond (so customers made together sort together, as their ids do) and 48 of its
+ * random bits; of a seeded v4 uuid, 64 random bits. The UMA address's salt takes 24 other
+ * random bits.
+ */
+const generatedPlatformCustomerId = (uuid: string) => [uuid.slice(9, 13), uuid.slice(15, 18), uuid.slice(24, 33)].join("")
+const umaSalt = (uuid: string) => uuid.slice(20, 23) + uuid.slice(33, 36)
 
 /** The store's UniqueViolation on a new customer as the answer the reference gives for it. */
 const creationConflict = (v: UniqueViolation, platformCustomerId: string, umaAddress: string) =>
@@ -90,7 +96,7 @@ export const createCustomer = (platform: PlatformRecord, input: unknown) =>
           return Effect.flatMap(ids.uuid, (uuid) => {
             const platformCustomerId = body.platformCustomerId ?? generatedPlatformCustomerId(uuid)
             // A generated id is 16 lowercase hex digits: already a clean local part.
-            const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, uuid.slice(0, 6), body.platformCustomerId === undefined)
+            const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, umaSalt(uuid), body.platformCustomerId === undefined)
             const id = makeId("Customer", uuid)
             const status = statusAtCreation(body.customerType, body.customerType === "INDIVIDUAL" ? body.fullName : undefined)
             // The engine's fields first, then the body's: on Node 20, adding keys after a leading
