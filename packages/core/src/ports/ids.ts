@@ -1,3 +1,4 @@
+import { randomFillSync, randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 
 export interface IdsService {
@@ -80,14 +81,16 @@ export const timeOrderedUuid = (ms: number = Date.now()): string => {
     prefixMs = ms
   }
   // A v4 uuid from its 15th character on: 12 random bits, the variant, 62 random bits.
-  return prefix + globalThis.crypto.randomUUID().slice(15)
+  // node:crypto's own randomUUID: WebCrypto's (`globalThis.crypto`) checks its receiver on
+  // every call and loads WebCrypto's module at the first one.
+  return prefix + randomUUID().slice(15)
 }
 let prefixMs = -1
 let prefix = ""
 
 export const randomIds: IdsService = {
   uuid: Effect.sync(() => timeOrderedUuid()),
-  bytes: (n) => Effect.sync(() => globalThis.crypto.getRandomValues(new Uint8Array(n)))
+  bytes: (n) => Effect.sync(() => randomFillSync(new Uint8Array(n)))
 }
 
 export class Ids extends Context.Tag("@tessera/Ids")<Ids, IdsService>() {
