@@ -5,25 +5,14 @@ import { mkdtempSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { build } from "esbuild"
 import { describe, expect, it } from "vitest"
 import { bundleCli, withLazyClassSchemas, withoutFastCheck, withPerModuleEffectImports } from "../../scripts/bundle-cli.mjs"
-import { repoRoot } from "../support/paths.ts"
+import { bundleProbe } from "./bundle-probe.ts"
 import { probe } from "./fixtures/error-probe.ts"
 
 describe("Effect in the CLI bundle", () => {
   it("error classes built lazily behave as Effect's own: instanceof, _tag, status, validation, encode, decode, extend", async () => {
-    const outfile = join(mkdtempSync(join(tmpdir(), "tessera-probe-")), "probe.cjs")
-    await build({
-      entryPoints: [join(repoRoot, "test", "cli", "fixtures", "error-probe.ts")],
-      absWorkingDir: repoRoot,
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      outfile,
-      plugins: [withoutFastCheck, withLazyClassSchemas, withPerModuleEffectImports],
-      logLevel: "silent"
-    })
+    const outfile = await bundleProbe("error-probe.ts", [withoutFastCheck, withLazyClassSchemas, withPerModuleEffectImports])
     const bundled = (createRequire(import.meta.url)(outfile) as { probe: typeof probe }).probe()
     const published = probe()
     expect(published.instanceOf).toEqual([true, true, false, true])

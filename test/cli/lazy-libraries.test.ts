@@ -6,27 +6,16 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { build } from "esbuild"
 import { describe, expect, it } from "vitest"
 import * as published from "@tessera/core/crypto"
 import { bitcoinSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
 import { bundleCli, lazyLibraryImports, withLazyLibraryImports } from "../../scripts/bundle-cli.mjs"
-import { repoRoot } from "../support/paths.ts"
+import { bundleProbe } from "./bundle-probe.ts"
 
 type Probe = typeof published
 
 const bundledProbe = async (): Promise<Probe> => {
-  const outfile = join(mkdtempSync(join(tmpdir(), "tessera-probe-")), "probe.cjs")
-  await build({
-    entryPoints: [join(repoRoot, "test", "cli", "fixtures", "crypto-probe.ts")],
-    absWorkingDir: repoRoot,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    outfile,
-    plugins: [withLazyLibraryImports],
-    logLevel: "silent"
-  })
+  const outfile = await bundleProbe("crypto-probe.ts", [withLazyLibraryImports])
   const text = readFileSync(outfile, "utf8")
   // The probe's own check that the rewrite happened: the core's modules reach the libraries through loaders.
   expect(text).toMatch(/__lazyLibrary\d+\(\)\.ed25519\.Point/)

@@ -7,6 +7,7 @@ import { Effect, Layer, Option } from "effect"
 import { collection, makeEngine, Store, StoreError } from "@tessera/core"
 import { awaitDurable } from "@tessera/core/store-kit"
 import { GroupCommit, makeSqliteStore, openDatabase, walFileSync, type WalSync } from "@tessera/adapter-sqlite"
+import { tracked, until } from "../support/turns.ts"
 
 /**
  * Interleavings of batched group commit (DECISIONS #480-#486) that the HTTP tests cannot pin down:
@@ -41,21 +42,6 @@ const gate = () => {
   let open = () => {}
   const promise = new Promise<void>((r) => (open = r))
   return { wait: Effect.promise(() => promise), open: () => open() }
-}
-
-/** Waits (event-loop turns, no clock) until `cond` holds. */
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r))
-  expect(cond()).toBe(true)
-}
-
-const tracked = <A>(p: Promise<A>) => {
-  const t = { settled: false, value: p }
-  p.then(
-    () => (t.settled = true),
-    () => (t.settled = true)
-  )
-  return t
 }
 
 describe("SQLite group commit: interleavings", () => {

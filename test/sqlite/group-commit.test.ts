@@ -10,6 +10,7 @@ import { GroupCommit, groupCommitOf, makeSqliteStore, openDatabase, walFileSync,
 import { serve, type RunningServer } from "@tessera/adapter-http"
 import { basic, CLIENT_ID, CLIENT_SECRET, individual } from "../support/server.ts"
 import { checkResponse, operationFor } from "../support/openapi-checker.ts"
+import { tracked, until } from "../support/turns.ts"
 
 const V = "/2025-10-13"
 
@@ -80,21 +81,6 @@ const setUp = async () => {
     }
   }
   return { db, engine, control, request, committed, committedElsewhere, filename }
-}
-
-/** Waits (event-loop turns, no clock) until `cond` holds. */
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 10_000 && !cond(); i++) await new Promise((r) => setImmediate(r))
-  expect(cond()).toBe(true)
-}
-
-const tracked = <A>(p: Promise<A>) => {
-  const t = { settled: false, value: p }
-  p.then(
-    () => (t.settled = true),
-    () => (t.settled = true)
-  )
-  return t
 }
 
 describe("SQLite group commit", () => {
