@@ -54,7 +54,7 @@ describe.each(everyStore("cards-embed"))("cards through the embedding API (%s st
   it("exports cards and card transactions with the state, and imports them back working", async () => {
     const api = engine.as(platform)
     const h = await holder(3_000)
-    const card = body<Card>(await api.cards.create({ cardholderId: h.customerId, form: "VIRTUAL", fundingSources: [h.accountId] }))
+    const card = body<Card>(await api.cards.create({ cardholderId: h.customerId, form: "VIRTUAL", fundingSources: [h.accountId], platformCardId: "embedded-2" }))
     const id = body<Sim>(await api.sandbox.simulateCardAuthorization(card.id, { amount: 500, currency: { code: "USDB" }, merchant: { descriptor: "STATE SHOP" } })).cardTransactionId!
     const doc = (await api.sandbox.exportState()) as unknown as { collections: Record<string, Array<{ id: string }>> }
     expect(doc.collections["cards"]!.map((c) => c.id)).toContain(card.id)

@@ -46,7 +46,7 @@ describe.each(everyStore("cards-funding"))("card funding sources (%s store)", (_
     expect(details.map((f) => f.accountId)).toEqual([bad2, bad3, usd])
     expect(details[2]!.reason).toContain("USD")
     // A card in USDB cannot be moved to a USD source either.
-    const card = body<{ id: string }>(await api.cards.create({ cardholderId: holder, form: "VIRTUAL", fundingSources: [good] }))
+    const card = body<{ id: string }>(await api.cards.create({ cardholderId: holder, form: "VIRTUAL", fundingSources: [good], platformCardId: "funding-good-x" }))
     await expect(api.cards.update(card.id, { fundingSources: [usd] })).rejects.toMatchObject({ _tag: "FUNDING_SOURCE_INELIGIBLE" })
   })
 
@@ -57,7 +57,7 @@ describe.each(everyStore("cards-funding"))("card funding sources (%s store)", (_
     const second = await addAccount(holder, "201")
     await api.sandbox.fundInternalAccount(first, { amount: 100 })
     await api.sandbox.fundInternalAccount(second, { amount: 1_000 })
-    const card = body<{ id: string }>(await api.cards.create({ cardholderId: holder, form: "VIRTUAL", fundingSources: [first, second] }))
+    const card = body<{ id: string }>(await api.cards.create({ cardholderId: holder, form: "VIRTUAL", fundingSources: [first, second], platformCardId: "funding-ordered-x" }))
     const auth = async (amount: number) =>
       body<{ cardTransactionId?: string; declineReason?: string }>(
         await api.sandbox.simulateCardAuthorization(card.id, { amount, currency: { code: "USDB" }, merchant: { descriptor: "ORDERED SHOP" } })

@@ -11,7 +11,7 @@ export const newCardId = () => `Card:${randomUUID()}`
 
 /** A card of the wallet's customer (KYC-approved by the sandbox) funded by the wallet; answers its id. */
 export const cardOf = async (t: TestServer, w: Pick<Wallet, "customerId" | "accountId">, fundingSources = [w.accountId]) => {
-  const r = await t.request("POST", `${V}/cards`, { body: { cardholderId: w.customerId, form: "VIRTUAL", fundingSources, platformCardId: `dk-card-${randomUUID()}` } })
+  const r = await t.request("POST", `${V}/cards`, { body: { cardholderId: w.customerId, form: "VIRTUAL", fundingSources, platformCardId: `dk-card-${randomUUID()}-x` } })
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return r.body.id as string
 }
