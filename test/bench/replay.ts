@@ -4,6 +4,7 @@
 // INSERT returned is replaced by the rowid the replayed INSERT returned. Same statements, same
 // rows, same index rows and counters, same bytes; none of the engine's work around them.
 import { timeOrderedUuid } from "@tessera/core"
+import { generatedPlatformCustomerId } from "@tessera/core/operations"
 import { closeSync, fsyncSync, openSync } from "node:fs"
 import type Database from "better-sqlite3"
 import type { LoggedCall } from "./statement-log.ts"
@@ -56,11 +57,11 @@ const checkWhole = (calls: ReadonlyArray<LoggedCall>) => {
 /** An argument as a function of this replay's fresh uuids and rowids. */
 type Arg = (ids: ReadonlyArray<string>, rowids: ReadonlyMap<number, number>) => unknown
 
-// A customer created without a platformCustomerId gets 16 hex digits of its uuid, which its UMA
-// address repeats: those are renewed with the uuid, else every replayed customer would share one
-// key and each unique check would read all the customers before it.
+// A customer created without a platformCustomerId gets 16 hex digits of its uuid (the engine's
+// `generatedPlatformCustomerId`), which its UMA address repeats: those are renewed with the
+// uuid, else every replayed customer would share one key and each unique check would read all
+// the customers before it.
 const UUID_OR_COMPACT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16}/g
-const compact = (uuid: string) => uuid.slice(9, 13) + uuid.slice(15, 18) + uuid.slice(24, 33)
 
 const compileString = (s: string, slot: ReadonlyMap<string, number>, compactSlot: ReadonlyMap<string, number>): Arg => {
   const parts: Array<string> = []
@@ -80,7 +81,7 @@ const compileString = (s: string, slot: ReadonlyMap<string, number>, compactSlot
     let out = parts[0]!
     for (let k = 0; k < slots.length; k++) {
       const [i, full] = slots[k]!
-      out += (full ? ids[i]! : compact(ids[i]!)) + parts[k + 1]!
+      out += (full ? ids[i]! : generatedPlatformCustomerId(ids[i]!)) + parts[k + 1]!
     }
     return out
   }
@@ -93,7 +94,7 @@ const compileString = (s: string, slot: ReadonlyMap<string, number>, compactSlot
  */
 export const makeReplay = (db: Database.Database, plan: ReplayPlan, walFile: string, options: { readonly parseRows?: boolean } = {}) => {
   const slot = new Map(plan.fresh.map((u, i) => [u, i] as const))
-  const compactSlot = new Map(plan.fresh.map((u, i) => [compact(u), i] as const))
+  const compactSlot = new Map(plan.fresh.map((u, i) => [generatedPlatformCustomerId(u), i] as const))
   const statements = new Map<string, Database.Statement>()
   const inserted = new Set<number>()
   let walFd: number | undefined

@@ -62,7 +62,7 @@ const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt
  * random bits; of a seeded v4 uuid, 64 random bits. The UMA address's salt takes 24 other
  * random bits.
  */
-const generatedPlatformCustomerId = (uuid: string) => [uuid.slice(9, 13), uuid.slice(15, 18), uuid.slice(24, 33)].join("")
+export const generatedPlatformCustomerId = (uuid: string) => [uuid.slice(9, 13), uuid.slice(15, 18), uuid.slice(24, 33)].join("")
 const umaSalt = (uuid: string) => uuid.slice(20, 23) + uuid.slice(33, 36)
 
 /** The store's UniqueViolation on a new customer as the answer the reference gives for it. */
