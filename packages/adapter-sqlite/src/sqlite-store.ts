@@ -32,6 +32,7 @@ import { cacheKey, MAX_CACHED_JSON_CHARS, RecordCache } from "./record-cache.ts"
 import { BatchedTransactions } from "./batched-transactions.ts"
 import { GroupCommit, walFileSync, type WalSync } from "./group-commit.ts"
 import { Spaces } from "./spaces.ts"
+import { bookkept, plainHooks } from "./transaction-hooks.ts"
 import { prepareStatements, type RecordRow } from "./statements.ts"
 
 /** Driver failures that are the database's state, not the program's: typed, and retryable when a lock is why. */
@@ -110,7 +111,13 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   // Rows name their collection, scope and index by number (`spaces`, migration 4, #470).
   const spaces = new Spaces(db)
   const { q, indexAdd, rangeStatement } = prepareStatements(db)
-  const tx = serialisedTransaction(new WritePermit(), batch === undefined ? plainHooks(db, guard, spaces, () => (wrote = false)) : batchedHooks(batch, guard, spaces, () => wrote, () => (wrote = false)))
+  const reset = () => void (wrote = false)
+  const tx = serialisedTransaction(
+    new WritePermit(),
+    batch === undefined
+      ? bookkept(plainHooks(db), guard, spaces, reset, () => spaces.committed())
+      : bookkept(batch.hooks(() => wrote), guard, spaces, reset, () => spaces.releasedIntoGroup())
+  )
   // With batching, the cache serves and keeps records while a group is open, but not inside a
   // write transaction (its savepoint may roll back); a lost group clears it (#485).
   const cache = new RecordCache(db, batch === undefined ? undefined : batch.busy)
@@ -122,10 +129,11 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   const single = singleWrite(tx)
   // Outside a transaction the write may queue for the permit while others join the open group:
   // what it depends on is read once it runs, inside its own transaction (#481).
-  const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> =>
-    batch === undefined
-      ? single<X, E>(f)
-      : Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? grouped(single<X, E>(f)) : (tx(grouped(single<X, E>(f))) as Effect.Effect<X, E>)))
+  const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> => {
+    if (batch === undefined) return single<X, E>(f)
+    const inGroup = grouped(single<X, E>(f))
+    return Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? inGroup : (tx(inGroup) as Effect.Effect<X, E>)))
+  }
   const parse = <A>(r: RecordRow): Positioned<A> => ({ seq: r.seq, value: JSON.parse(r.data) as A })
 
   // Index rows change only where the keys do: an update that keeps its keys writes no index
@@ -289,51 +297,6 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
         })
       ),
     transaction: tx
-  }
-}
-
-type Guard = <X>(f: () => X) => () => X
-
-/** One SQLite transaction per write transaction, each committed on its own (group commit off). */
-const plainHooks = (db: Database.Database, guard: Guard, spaces: Spaces, reset: () => void) => {
-  const begin = db.prepare("BEGIN IMMEDIATE")
-  const commit = db.prepare("COMMIT")
-  const rollback = db.prepare("ROLLBACK")
-  return {
-    begin: guard(() => {
-      reset()
-      spaces.rolledBack()
-      begin.run()
-    }),
-    commit: guard(() => {
-      commit.run()
-      spaces.committed()
-    }),
-    rollback: guard(() => {
-      spaces.rolledBack()
-      if (db.inTransaction) rollback.run()
-    })
-  }
-}
-
-/** Savepoints of the group's outer transaction (#480); numbers assigned wait for its commit (#471). */
-const batchedHooks = (batch: BatchedTransactions, guard: Guard, spaces: Spaces, wrote: () => boolean, reset: () => void) => {
-  const hooks = batch.hooks(wrote)
-  return {
-    begin: guard(() => {
-      reset()
-      spaces.rolledBack()
-      hooks.begin()
-    }),
-    commit: guard(() => {
-      hooks.commit()
-      spaces.releasedIntoGroup()
-    }),
-    rollback: guard(() => {
-      spaces.rolledBack()
-      hooks.rollback()
-    }),
-    committed: hooks.committed!
   }
 }
 
