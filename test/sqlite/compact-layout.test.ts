@@ -3,24 +3,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Effect } from "effect"
-import { collection, type CustomerRecord, Customers, Outbox, sortableInstant } from "@tessera/core"
+import { collection, Customers, Outbox, sortableInstant } from "@tessera/core"
 import { makeSqliteStore, migrate, migrations, openDatabase, reindex } from "@tessera/adapter-sqlite"
 import { twinsOf } from "@tessera/core/store-kit"
+import { customerRecord as customer } from "./customer-fixture.ts"
 
 const run = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(e)
 const freshFile = () => join(mkdtempSync(join(tmpdir(), "tessera-compact-")), "store.sqlite")
-
-const customer = (n: number, extra: Partial<Record<string, unknown>> = {}): CustomerRecord =>
-  ({
-    id: `Customer:${n}`,
-    platformCustomerId: `pc${n}`,
-    umaAddress: `$c${n}@x.test`,
-    customerType: n % 2 === 0 ? "INDIVIDUAL" : "BUSINESS",
-    isDeleted: false,
-    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-    updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-    ...extra
-  }) as unknown as CustomerRecord
 
 interface Note {
   readonly id: string

@@ -3,20 +3,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Effect } from "effect"
-import { collection, type CustomerRecord, Customers, Outbox, sortableInstant } from "@tessera/core"
+import { collection, Customers, Outbox, sortableInstant } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { makeSqliteStore, migrations, openDatabase } from "@tessera/adapter-sqlite"
+import { customerRecord } from "./customer-fixture.ts"
 
-const customer = (n: number, deleted: boolean): CustomerRecord =>
-  ({
-    id: `Customer:${n}`,
-    platformCustomerId: `pc${n}`,
-    umaAddress: `$c${n}@x.test`,
-    customerType: n % 2 === 0 ? "INDIVIDUAL" : "BUSINESS",
-    isDeleted: deleted,
-    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-    updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString()
-  }) as unknown as CustomerRecord
+const customer = (n: number, deleted: boolean) => customerRecord(n, { isDeleted: deleted })
 
 describe("an index added later is built for the records written before it", () => {
   it("SQLite: migration 3 backfills the new indexes and counters of a version-2 file", async () => {
