@@ -10,6 +10,7 @@ import { build, type Metafile } from "esbuild"
 import { describe, expect, it } from "vitest"
 import { bundleCli, withoutFastCheck } from "../../scripts/bundle-cli.mjs"
 import { repoRoot } from "../support/paths.ts"
+import { startCli, tempDir } from "./run-cli.ts"
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Record<string, any>
 const publicPackages = ["core", "adapter-memory", "adapter-sqlite", "adapter-postgres", "adapter-http", "cli"].map((d) => ({
@@ -119,5 +120,35 @@ describe("the CLI bundle's code cache", () => {
     expect(run(file)).toBe("first")
     writeFileSync(file, second)
     expect(run(file)).toBe("other")
+  }, 30_000)
+})
+
+describe("node's own code cache at start", () => {
+  // The CLI sets a V8 flag before it compiles its bundle (run-bundle.mjs). V8 then rejects the
+  // code cache node ships for its own modules, so each one loaded afterwards is compiled from
+  // source; every built-in module a start needs is loaded before the flag (DECISIONS #490).
+  const probe = join(repoRoot, "test", "cli", "fixtures", "after-flag-probe.cjs")
+
+  it("no public built-in module loads after the CLI's V8 flag, through the first answer", async () => {
+    const dir = tempDir()
+    const out = join(dir, "probe.json")
+    const cli = await startCli(["serve", "--port", "0", "--client-id", "probe"], {
+      NODE_OPTIONS: `--require ${JSON.stringify(probe)}`,
+      PROBE_OUT: out,
+      TESSERA_CLIENT_SECRET: "probe-secret",
+      TESSERA_DB: join(dir, "p.sqlite"),
+      TESSERA_LOG: "off"
+    })
+    try {
+      const url = /listening on (\S+)/.exec(cli.banner)![1]!
+      const r = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa("probe:probe-secret")}` } })
+      expect(r.status).toBe(200)
+      await r.text()
+    } finally {
+      await cli.stop()
+    }
+    const { flagSet, after } = readJson(out) as { flagSet: boolean; after: Array<string> }
+    expect(flagSet).toBe(true)
+    expect(after.filter((m) => m.startsWith("NativeModule ") && !m.startsWith("NativeModule internal/"))).toEqual([])
   }, 30_000)
 })
