@@ -48,9 +48,9 @@ const CLASS_START = "const makeClass = ({\n"
 const CLASS_END = "\n  return klass;\n};\n"
 const CLASS_SIDES_START = "  const typeSchema_ = typeSchema(schema);\n"
 const CLASS_SIDES_END = "  const fallbackInstanceOf ="
-const replaceCounted = (text, from, to, count = 1) => {
+const replaceCounted = (text, from, to, count = 1, patch = "Effect's Schema.js, the lazy class schemas") => {
   const parts = text.split(from)
-  if (parts.length !== count + 1) throw new Error(`scripts/bundle-cli.mjs: Effect's Schema.js has ${parts.length - 1} times ${JSON.stringify(from)}, expected ${count}; the lazy class schemas need revisiting`)
+  if (parts.length !== count + 1) throw new Error(`scripts/bundle-cli.mjs: ${patch}: ${parts.length - 1} times ${JSON.stringify(from)}, expected ${count}; the patch needs revisiting`)
   return parts.join(to)
 }
 const CLASS_REPLACEMENTS = [
@@ -100,19 +100,19 @@ export const withLazyClassSchemas = {
 }
 
 /**
- * Effect's Utils module decides at load whether V8 keeps the frame of a function named
- * `effect_internal_function` in stack traces, by formatting the stack of a new Error. Formatting
- * a stack makes V8 index the lines of the whole script the frames are in: the CLI bundle, 2.5 MB,
- * ~2.5 ms of every start (DECISIONS #489). A function called once while its module loads runs in
- * V8's interpreter, which never drops a frame, so in the bundle the answer is written in. The text
- * must occur once, or the build fails.
+ * Effect's Utils module decides at load whether a function named `effect_internal_function` keeps
+ * its frame in stack traces (JavaScriptCore's proper tail calls drop it; Effect then wraps the
+ * call in try/finally), by formatting the stack of a new Error. Formatting a stack makes V8 index
+ * the lines of every script on it, here the 2.5 MB bundle: ~2.4 ms of every start (DECISIONS
+ * #489). The bundle runs only on Node, whose V8 has no proper tail calls, so the answer is always
+ * yes and is written in. The text must occur once, or the build fails.
  */
 const FRAME_PROBE = 'standard.effect_internal_function(() => new Error().stack)?.includes("effect_internal_function") === true'
 export const withoutFrameProbe = {
   name: "effect-without-frame-probe",
   setup: (b) => {
     b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Utils\.js$/ }, (args) => ({
-      contents: replaceCounted(readFileSync(args.path, "utf8"), FRAME_PROBE, "true"),
+      contents: replaceCounted(readFileSync(args.path, "utf8"), FRAME_PROBE, "true", 1, "Effect's Utils.js, the frame probe"),
       loader: "js"
     }))
   }

@@ -49,9 +49,9 @@ const writeCache = (cacheFile, id, script) => {
 /**
  * Node's own modules that a `serve` loads before its first answer: the HTTP server and what its
  * listen loads (dns, cluster), crypto (the secret's scrypt, ids), perf_hooks (Effect's clock),
- * and the argument parser behind util's lazy `parseArgs`.
+ * tty (stdout when it is a terminal), and the argument parser behind util's lazy `parseArgs`.
  */
-const STARTUP_BUILTINS = ["node:http", "node:crypto", "node:perf_hooks", "node:dns", "node:cluster"]
+const STARTUP_BUILTINS = ["node:http", "node:crypto", "node:perf_hooks", "node:dns", "node:cluster", "node:tty"]
 
 let heapTuned = false
 /**
