@@ -1,6 +1,7 @@
-// The configured secret is hashed in the thread pool while the CLI starts (DECISIONS #431): what
-// a user notices is only that the secret works, that the database keeps its hash (never the
-// secret), and that a restart with another secret replaces it.
+// The configured secret of a new platform is hashed in the thread pool once the CLI listens
+// (DECISIONS #495): what a user notices is only that the secret works, that the database keeps its
+// hash (never the secret), even when the server is stopped right after it started, and that a
+// restart with another secret replaces it.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { verifySecretHash } from "@tessera/core/crypto"
@@ -41,6 +42,20 @@ describe("the configured client secret at start", () => {
     await serving(db, "second-secret", async (banner) => {
       expect(await statusOf(banner, "second-secret")).toBe(200)
       expect(await statusOf(banner, "first-secret")).toBe(401)
+    })
+  })
+
+  it("a stop right after the banner still leaves the secret's hash in the database", async () => {
+    const db = join(tempDir(), "s.sqlite")
+    const cli = await startCli(["serve", "--port", "0", "--db", db, "--client-id", "me"], { TESSERA_CLIENT_SECRET: "quick-secret" })
+    await cli.stop()
+    expect(cli.child.exitCode).toBe(0)
+    const stored = readFileSync(db, "latin1") + readFileSync(`${db}-wal`, { encoding: "latin1", flag: "a+" })
+    const hashes = stored.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? []
+    expect(hashes.length).toBeGreaterThan(0)
+    for (const h of hashes) expect(await verifySecretHash("quick-secret", h)).toBe(true)
+    await serving(db, "quick-secret", async (banner) => {
+      expect(await statusOf(banner, "quick-secret")).toBe(200)
     })
   })
 

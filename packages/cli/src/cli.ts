@@ -6,8 +6,7 @@ import { parseCommandLine } from "./args.ts"
 import { bannerText } from "./banner.ts"
 import { readConfig, type ServerConfig } from "./config.ts"
 import { DEBUG_VARIABLE, reportFailure } from "./failure-report.ts"
-import { isPostgresUrl } from "./options.ts"
-import { type SecretHash, startSecretHash } from "./secret-hash.ts"
+import { DEFAULT_CLIENT_SECRET, DEFAULT_SECRET_HASH, isPostgresUrl } from "./options.ts"
 import { databaseProblem, listenProblem, postgresProblem } from "./startup-errors.ts"
 import { importSeed, readSeedFile } from "./seed-file.ts"
 import { serveUsage, topUsage } from "./usage.ts"
@@ -18,14 +17,14 @@ const logLine = (fields: Record<string, unknown>) =>
   process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...fields }) + "\n")
 
 /**
- * Opens the store, then listens: a database problem is reported before the port is taken. Known
- * problems (busy port, unusable database path or host) reject with a one-line StartupError.
- * `secretHash` is the configured secret's hash when the caller started it already (cli-entry.ts);
- * otherwise it starts here, to run while the store opens.
+ * Opens the store and the platform, then listens: a database problem is reported before the port
+ * is taken. Known problems (busy port, unusable database path or host) reject with a one-line
+ * StartupError. A new platform's secret is hashed once the server listens (`secretStored` settles
+ * when its hash is stored; DECISIONS #495): scrypt is ~30 ms of CPU that would otherwise compete
+ * with the start itself.
  */
-export const startServer = async (config: ServerConfig, secretHash?: SecretHash) => {
+export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
-  const hashing = secretHash !== undefined && secretHash.secret === config.clientSecret ? secretHash : startSecretHash(config.clientSecret)
   // A seed file is read and checked before the database is opened: a bad one changes nothing.
   const seed = config.seedFile === undefined ? undefined : await readSeedFile(config.seedFile)
   const postgres = isPostgresUrl(config.db)
@@ -39,17 +38,19 @@ export const startServer = async (config: ServerConfig, secretHash?: SecretHash)
         : SqliteStore.layer({ filename: config.db })
   let engine: Engine | undefined
   let platform: PlatformRecord
+  let storeSecretHash: (() => Promise<void>) | undefined
   try {
     // PostgreSQL answers asynchronously, so its engine is built with `Engine.make`; the
     // synchronous stores keep the synchronous start.
     engine = postgres ? await Engine.make({ store, clock: config.clock }) : makeEngine({ store, clock: config.clock })
-    platform = await engine.platform({
+    ;({ platform, storeSecretHash } = await engine.openPlatform({
       clientId: config.clientId,
       clientSecret: config.clientSecret,
-      secretHash: await hashing.hash,
+      // The default secret is public: its hash is computed once, in the source (options.ts).
+      ...(config.clientSecret === DEFAULT_CLIENT_SECRET ? { secretHash: DEFAULT_SECRET_HASH } : {}),
       name: "Sandbox platform",
       ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl })
-    })
+    }))
   } catch (e) {
     await engine?.dispose().catch(() => undefined)
     throw (postgres ? postgresProblem(config.db, e) : databaseProblem(config.db, e)) ?? e
@@ -83,12 +84,15 @@ export const startServer = async (config: ServerConfig, secretHash?: SecretHash)
       seeded()
     }
   }
+  // In libuv's thread pool while the server answers. A failure (the store closed by a stop that
+  // came first) leaves the hash pending, and the next start derives it again.
+  const secretStored = storeSecretHash === undefined ? Promise.resolve() : storeSecretHash().catch(() => undefined)
   // Always on (DECISIONS #241): a URL set at run time by PATCH /config is delivered to at the
   // next tick. Idle, a tick is one indexed read of the platforms that have a URL, and finds none.
   const webhooks = startWebhookWorker(engine)
   // Delayed sandbox outcomes (a 005 transfer failing after 30 s) on the engine's clock.
   const outcomes = startDueRunner(engine)
-  return { engine, platform, server, webhooks, outcomes, readyMs: performance.now() - started }
+  return { engine, platform, server, webhooks, outcomes, secretStored, readyMs: performance.now() - started }
 }
 
 const fail = (e: unknown) => {
@@ -98,7 +102,7 @@ const fail = (e: unknown) => {
 }
 
 /** Runs the command line; returns once the server is up (or the command is done). */
-export const main = async (argv: ReadonlyArray<string>, secretHash?: SecretHash) => {
+export const main = async (argv: ReadonlyArray<string>) => {
   // A closed reader (`tessera serve --help | head -1`) ends us quietly, as SIGPIPE ends C tools.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code !== "EPIPE") throw e
@@ -109,14 +113,14 @@ export const main = async (argv: ReadonlyArray<string>, secretHash?: SecretHash)
     if (command._tag === "Help") return void process.stdout.write(command.topic === "serve" ? serveUsage : topUsage)
     if (command._tag === "Version") return void process.stdout.write(`${packageVersion()}\n`)
     const config = readConfig(process.env, command.flags)
-    await serveUntilSignalled(config, secretHash)
+    await serveUntilSignalled(config)
   } catch (e) {
     fail(e)
   }
 }
 
-const serveUntilSignalled = async (config: ServerConfig, secretHash: SecretHash | undefined) => {
-  const { engine, platform, server, webhooks, outcomes, readyMs } = await startServer(config, secretHash)
+const serveUntilSignalled = async (config: ServerConfig) => {
+  const { engine, platform, server, webhooks, outcomes, secretStored, readyMs } = await startServer(config)
   // Once serving, an escaped error ends the process as a startup one would: one line, exit 1.
   const crash = (e: unknown) => {
     fail(e)
@@ -136,7 +140,7 @@ const serveUntilSignalled = async (config: ServerConfig, secretHash: SecretHash 
     force.unref()
     // Stop accepting and abort the webhook attempts under way at once (their events stay due for
     // the next start); only then close the store, which in-flight requests may still be using.
-    void Promise.all([server.close(), webhooks.stop(), outcomes.stop()])
+    void Promise.all([server.close(), webhooks.stop(), outcomes.stop(), secretStored])
       .then(() => engine.dispose())
       .then(
         () => process.exit(0),

@@ -7,7 +7,8 @@ import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store, StoreError } from "./ports/store.ts"
 import { newestPendingCommit, type PendingCommit, pendingCommit } from "./ports/transaction-context.ts"
 import { TimeControl } from "./ports/time-control.ts"
-import { ensurePlatform, type PlatformInput } from "./operations/platform/platforms.ts"
+import { ensurePlatform, openPlatform, type PlatformInput, storeSecretHash } from "./operations/platform/platforms.ts"
+import { hashSecretAsync } from "./crypto/secrets.ts"
 import { type AgentEndpoints, agentEmbeddingApi, type EmbeddingApi, embeddingApi, type PlatformEndpoints, platformEndpointTable } from "./endpoints/embedding.ts"
 
 export type EngineServices = Store | Ids | Notifier | Keys | TimeControl | WebhookTransport
@@ -126,6 +127,23 @@ export class Engine {
   /** Creates the platform (or refreshes its secret) and returns it. */
   platform(input: PlatformInput): Promise<PlatformRecord> {
     return this.run(ensurePlatform(input))
+  }
+
+  /**
+   * `platform(input)` for a server that answers before its secret's scrypt hash exists (~30 ms
+   * of CPU, DECISIONS #495): a new platform (or one whose hash is still pending) is written with
+   * a pending hash, and this engine accepts the secret at once. `storeSecretHash` is then there
+   * to call, once serving: it derives the hash in libuv's thread pool and stores it. Until it has,
+   * only this engine accepts the secret; a platform left pending gets its hash at the next open.
+   */
+  async openPlatform(input: PlatformInput): Promise<{ readonly platform: PlatformRecord; readonly storeSecretHash?: () => Promise<void> }> {
+    const { platform, hashPending } = await this.run(openPlatform(input))
+    if (!hashPending) return { platform }
+    const store = async () => {
+      const secretHash = await hashSecretAsync(input.clientSecret)
+      await this.run(storeSecretHash(input.clientId, input.clientSecret, secretHash))
+    }
+    return { platform, storeSecretHash: store }
   }
 
   /**

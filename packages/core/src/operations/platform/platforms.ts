@@ -28,6 +28,13 @@ export interface PlatformInput {
 }
 
 /**
+ * What a platform's record holds while its secret's hash is being derived (`openPlatform`). It
+ * is no scrypt hash, so it verifies no secret: until the hash is stored, only the process that
+ * opened the platform accepts its secret (from memory, as for any verified secret).
+ */
+export const PENDING_SECRET_HASH = "pending"
+
+/**
  * Finds the platform with this client id, or creates it with a platform-owned USD account
  * (the reference provisions platform internal accounts per supported currency). A changed
  * secret replaces the stored one, so the server's configured credentials always win.
@@ -35,16 +42,62 @@ export interface PlatformInput {
 export const ensurePlatform = (input: PlatformInput) =>
   Effect.gen(function* () {
     const store = yield* Store
-    const ids = yield* Ids
     cacheOf(store).delete(input.clientId)
     // scrypt runs before the transaction, never while it holds the write lock. The stored hash
     // is kept when it already verifies this secret (a restart with the same configuration), so
-    // a running peer's verified-secret memory stays valid.
+    // a running peer's verified-secret memory stays valid. A pending one verifies nothing.
     const [stored] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
     const keep =
       stored !== undefined &&
+      stored.secretHash !== PENDING_SECRET_HASH &&
       ((input.secretHash !== undefined && stored.secretHash === input.secretHash) || (yield* Effect.promise(() => verifySecretHash(input.clientSecret, stored.secretHash ?? ""))))
-    const secretHash = keep ? stored.secretHash : (input.secretHash ?? hashSecret(input.clientSecret))
+    return yield* writePlatform(input, keep ? stored.secretHash : (input.secretHash ?? hashSecret(input.clientSecret)))
+  })
+
+/**
+ * `ensurePlatform` for a server that wants to answer before scrypt has run (~30 ms of CPU that a
+ * start on a two-core machine otherwise shares with everything else, DECISIONS #495). A platform
+ * that is new, or whose hash is still pending, is written now with PENDING_SECRET_HASH and this
+ * process accepts `clientSecret` at once; `hashPending` says the caller must then derive and store
+ * the hash (`storeSecretHash`). Any other platform (a given `secretHash`, or a stored hash to check
+ * the secret against) goes through `ensurePlatform` as before.
+ */
+export const openPlatform = (input: PlatformInput) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const [stored] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
+    if (input.secretHash !== undefined || (stored !== undefined && stored.secretHash !== PENDING_SECRET_HASH))
+      return { platform: yield* ensurePlatform(input), hashPending: false }
+    cacheOf(store).delete(input.clientId)
+    return { platform: yield* writePlatform(input, PENDING_SECRET_HASH), hashPending: true }
+  })
+
+/**
+ * Stores the hash of an opened platform's secret in place of PENDING_SECRET_HASH, changing
+ * nothing else (a `PATCH /config` meanwhile stays). A hash that is no longer pending (another
+ * process sharing the database stored its own) is left as it is.
+ */
+export const storeSecretHash = (clientId: string, clientSecret: string, secretHash: string) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    return yield* store.transaction(
+      Effect.gen(function* () {
+        const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId)
+        if (existing === undefined || existing.secretHash !== PENDING_SECRET_HASH) return existing
+        const updated: PlatformRecord = { ...existing, secretHash }
+        yield* store.put(Platforms, SERVER_SCOPE, updated)
+        cacheOf(store).delete(clientId)
+        remember(store, updated, clientSecret)
+        return updated
+      })
+    )
+  })
+
+/** Creates the platform, or updates its secret's hash and webhook URL, in one transaction. */
+const writePlatform = (input: PlatformInput, secretHash: string) =>
+  Effect.gen(function* () {
+    const store = yield* Store
+    const ids = yield* Ids
     return yield* store.transaction(
       Effect.gen(function* () {
         const now = rfc3339(yield* Clock.currentTimeMillis)
