@@ -26,9 +26,9 @@ describe("a platform opened before its secret's hash", () => {
   it("answers the configured secret at once, refuses others, and stores a hash that verifies the secret", async () => {
     const filename = newFile()
     const engine = engineOn(filename)
-    const { platform, storeSecretHash } = await engine.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret" })
+    const { platform, settleSecret } = await engine.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret" })
     expect(platform.secretHash).toBe(PENDING_SECRET_HASH)
-    expect(storeSecretHash).toBeTypeOf("function")
+    expect(settleSecret).toBeTypeOf("function")
     expect(await statusWith(engine, "alpha", "alpha-secret")).toBe(200)
     expect(await statusWith(engine, "alpha", "alpha-secreT")).toBe(401)
 
@@ -37,7 +37,7 @@ describe("a platform opened before its secret's hash", () => {
     expect(await statusWith(peer, "alpha", "alpha-secret")).toBe(401)
     await peer.dispose()
 
-    await storeSecretHash!()
+    await settleSecret!()
     const [stored] = await storedPlatforms(engine)
     expect(stored!.secretHash).toMatch(/^scrypt\$16384\$8\$1\$/)
     expect(await verifySecretHash("alpha-secret", stored!.secretHash)).toBe(true)
@@ -45,18 +45,21 @@ describe("a platform opened before its secret's hash", () => {
     expect(await statusWith(engine, "alpha", "alpha-secret")).toBe(200)
     await engine.dispose()
 
-    // A restart checks the secret against the stored hash: nothing left to store.
+    // A restart with the same secret: accepted at once, and settling keeps the stored hash.
     const restarted = engineOn(filename)
-    expect(await statusWith(restarted, "alpha", "alpha-secret")).toBe(200)
     const reopened = await restarted.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret" })
-    expect(reopened.storeSecretHash).toBeUndefined()
     expect(reopened.platform.secretHash).toBe(stored!.secretHash)
+    expect(await statusWith(restarted, "alpha", "alpha-secret")).toBe(200)
+    await reopened.settleSecret!()
+    expect((await storedPlatforms(restarted))[0]!.secretHash).toBe(stored!.secretHash)
+    expect(await statusWith(restarted, "alpha", "alpha-secret")).toBe(200)
+    expect(await statusWith(restarted, "alpha", "alpha-secreT")).toBe(401)
     await restarted.dispose()
   })
 
   it("storing the hash changes nothing else: a configuration changed meanwhile stays", async () => {
     const engine = engineOn(newFile())
-    const { storeSecretHash } = await engine.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret", webhookUrl: "https://start.example/hooks" })
+    const { settleSecret } = await engine.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret", webhookUrl: "https://start.example/hooks" })
     const patched = await toFetchHandler(engine)(
       new Request(`http://host${V}/config`, {
         method: "PATCH",
@@ -65,7 +68,7 @@ describe("a platform opened before its secret's hash", () => {
       })
     )
     expect(patched.status).toBe(200)
-    await storeSecretHash!()
+    await settleSecret!()
     const [stored] = await storedPlatforms(engine)
     expect(stored!.webhookUrl).toBe("https://later.example/hooks")
     expect(await verifySecretHash("alpha-secret", stored!.secretHash)).toBe(true)
@@ -78,9 +81,9 @@ describe("a platform opened before its secret's hash", () => {
     await first.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret" })
     await first.dispose()
     const second = engineOn(filename)
-    const { platform, storeSecretHash } = await second.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret" })
+    const { platform, settleSecret } = await second.openPlatform({ clientId: "alpha", clientSecret: "alpha-secret" })
     expect(platform.secretHash).toBe(PENDING_SECRET_HASH)
-    await storeSecretHash!()
+    await settleSecret!()
     const [stored] = await storedPlatforms(second)
     expect(await verifySecretHash("alpha-secret", stored!.secretHash)).toBe(true)
     // One platform, its USD account provisioned once.
@@ -88,15 +91,22 @@ describe("a platform opened before its secret's hash", () => {
     await second.dispose()
   })
 
-  it("an existing platform opened with another secret gets it at once, and the old secret is refused", async () => {
+  it("an existing platform opened with another secret accepts only the new one at once, and settling stores its hash", async () => {
     const filename = newFile()
     const first = engineOn(filename)
-    await first.platform({ clientId: "alpha", clientSecret: "old-secret" })
+    const old = await first.platform({ clientId: "alpha", clientSecret: "old-secret" })
     await first.dispose()
     const second = engineOn(filename)
-    const { platform, storeSecretHash } = await second.openPlatform({ clientId: "alpha", clientSecret: "new-secret" })
-    expect(storeSecretHash).toBeUndefined()
-    expect(await verifySecretHash("new-secret", platform.secretHash)).toBe(true)
+    const { platform, settleSecret } = await second.openPlatform({ clientId: "alpha", clientSecret: "new-secret" })
+    // Not settled yet: the stored hash is still the old secret's, yet this engine takes only the new one.
+    expect(platform.secretHash).toBe(old.secretHash)
+    expect(await statusWith(second, "alpha", "new-secret")).toBe(200)
+    expect(await statusWith(second, "alpha", "old-secret")).toBe(401)
+    expect(await statusWith(second, "alpha", "new-secret")).toBe(200)
+    await settleSecret!()
+    const [stored] = await storedPlatforms(second)
+    expect(await verifySecretHash("new-secret", stored!.secretHash)).toBe(true)
+    expect(await verifySecretHash("old-secret", stored!.secretHash)).toBe(false)
     expect(await statusWith(second, "alpha", "new-secret")).toBe(200)
     expect(await statusWith(second, "alpha", "old-secret")).toBe(401)
     await second.dispose()
@@ -107,8 +117,8 @@ describe("a platform opened before its secret's hash", () => {
     const other = engineOn(newFile())
     const given = await other.platform({ clientId: "x", clientSecret: "given-secret" })
     await other.dispose()
-    const { platform, storeSecretHash } = await engine.openPlatform({ clientId: "alpha", clientSecret: "given-secret", secretHash: given.secretHash })
-    expect(storeSecretHash).toBeUndefined()
+    const { platform, settleSecret } = await engine.openPlatform({ clientId: "alpha", clientSecret: "given-secret", secretHash: given.secretHash })
+    expect(settleSecret).toBeUndefined()
     expect(platform.secretHash).toBe(given.secretHash)
     await engine.dispose()
   })

@@ -19,9 +19,9 @@ const logLine = (fields: Record<string, unknown>) =>
 /**
  * Opens the store and the platform, then listens: a database problem is reported before the port
  * is taken. Known problems (busy port, unusable database path or host) reject with a one-line
- * StartupError. A new platform's secret is hashed once the server listens (`secretStored` settles
- * when its hash is stored; DECISIONS #495): scrypt is ~30 ms of CPU that would otherwise compete
- * with the start itself.
+ * StartupError. The configured secret is accepted at once and its stored hash checked or derived
+ * once the server listens (`secretStored` settles when that is done; DECISIONS #495): scrypt is
+ * ~30 ms of CPU that would otherwise compete with the start itself.
  */
 export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
@@ -38,12 +38,12 @@ export const startServer = async (config: ServerConfig) => {
         : SqliteStore.layer({ filename: config.db })
   let engine: Engine | undefined
   let platform: PlatformRecord
-  let storeSecretHash: (() => Promise<void>) | undefined
+  let settleSecret: (() => Promise<void>) | undefined
   try {
     // PostgreSQL answers asynchronously, so its engine is built with `Engine.make`; the
     // synchronous stores keep the synchronous start.
     engine = postgres ? await Engine.make({ store, clock: config.clock }) : makeEngine({ store, clock: config.clock })
-    ;({ platform, storeSecretHash } = await engine.openPlatform({
+    ;({ platform, settleSecret } = await engine.openPlatform({
       clientId: config.clientId,
       clientSecret: config.clientSecret,
       // The default secret is public: its hash is computed once, in the source (options.ts).
@@ -84,9 +84,9 @@ export const startServer = async (config: ServerConfig) => {
       seeded()
     }
   }
-  // In libuv's thread pool while the server answers. A failure (the store closed by a stop that
-  // came first) leaves the hash pending, and the next start derives it again.
-  const secretStored = storeSecretHash === undefined ? Promise.resolve() : storeSecretHash().catch(() => undefined)
+  // In libuv's thread pool while the server answers. A failure (the store closed by whoever
+  // stopped an embedded server first) leaves a new platform's hash pending: the next start derives it.
+  const secretStored = settleSecret === undefined ? Promise.resolve() : settleSecret().catch(() => undefined)
   // Always on (DECISIONS #241): a URL set at run time by PATCH /config is delivered to at the
   // next tick. Idle, a tick is one indexed read of the platforms that have a URL, and finds none.
   const webhooks = startWebhookWorker(engine)

@@ -7,8 +7,7 @@ import { WebhookTransport } from "./ports/webhook-transport.ts"
 import type { Store, StoreError } from "./ports/store.ts"
 import { newestPendingCommit, type PendingCommit, pendingCommit } from "./ports/transaction-context.ts"
 import { TimeControl } from "./ports/time-control.ts"
-import { ensurePlatform, openPlatform, type PlatformInput, storeSecretHash } from "./operations/platform/platforms.ts"
-import { hashSecretAsync } from "./crypto/secrets.ts"
+import { ensurePlatform, openPlatform, type PlatformInput, settleSecret } from "./operations/platform/platforms.ts"
 import { type AgentEndpoints, agentEmbeddingApi, type EmbeddingApi, embeddingApi, type PlatformEndpoints, platformEndpointTable } from "./endpoints/embedding.ts"
 
 export type EngineServices = Store | Ids | Notifier | Keys | TimeControl | WebhookTransport
@@ -130,20 +129,16 @@ export class Engine {
   }
 
   /**
-   * `platform(input)` for a server that answers before its secret's scrypt hash exists (~30 ms
-   * of CPU, DECISIONS #495): a new platform (or one whose hash is still pending) is written with
-   * a pending hash, and this engine accepts the secret at once. `storeSecretHash` is then there
-   * to call, once serving: it derives the hash in libuv's thread pool and stores it. Until it has,
-   * only this engine accepts the secret; a platform left pending gets its hash at the next open.
+   * `platform(input)` for a server that answers before scrypt has run (~30 ms of CPU to derive a
+   * new secret's hash, as much to check a stored one; DECISIONS #495): the platform is written
+   * (a new one with a pending hash) and this engine accepts the configured secret, and only it, at
+   * once. `settleSecret` is then there to call, once serving: it checks or derives the hash in
+   * libuv's thread pool and stores it. A platform left pending gets its hash at the next open.
    */
-  async openPlatform(input: PlatformInput): Promise<{ readonly platform: PlatformRecord; readonly storeSecretHash?: () => Promise<void> }> {
-    const { platform, hashPending } = await this.run(openPlatform(input))
-    if (!hashPending) return { platform }
-    const store = async () => {
-      const secretHash = await hashSecretAsync(input.clientSecret)
-      await this.run(storeSecretHash(input.clientId, input.clientSecret, secretHash))
-    }
-    return { platform, storeSecretHash: store }
+  async openPlatform(input: PlatformInput): Promise<{ readonly platform: PlatformRecord; readonly settleSecret?: () => Promise<void> }> {
+    const { platform, unsettled } = await this.run(openPlatform(input))
+    if (!unsettled) return { platform }
+    return { platform, settleSecret: () => this.run(settleSecret(input.clientId, input.clientSecret)).then(() => undefined) }
   }
 
   /**

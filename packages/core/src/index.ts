@@ -70,7 +70,7 @@ export * from "./sandbox/index.ts"
 export * from "./limits.ts"
 
 // What a transport needs besides the table: authentication, the health probe, webhook passes.
-export { authenticate, authenticatePrincipal, type Principal, type ClientCredentials, credentialsRefused, type CredentialsRefusal, ensurePlatform, openPlatform, PENDING_SECRET_HASH, type PlatformInput, storeSecretHash } from "./operations/platform/platforms.ts"
+export { authenticate, authenticatePrincipal, type Principal, type ClientCredentials, credentialsRefused, type CredentialsRefusal, ensurePlatform, openPlatform, PENDING_SECRET_HASH, type PlatformInput, settleSecret } from "./operations/platform/platforms.ts"
 export { healthCheck } from "./operations/platform/health.ts"
 export { agentCredentialsRefused, type AgentPrincipal, authenticateAgent, bearerToken, platformOfDeviceCode } from "./operations/agents/credentials.ts"
 export type { AgentRecord, AgentActionRecord, AgentPolicy } from "./domain/agents/agent.ts"

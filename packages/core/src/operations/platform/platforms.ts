@@ -6,7 +6,7 @@ import { currencies, newInternalAccount } from "../../domain/internal-accounts/i
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import type { Permission } from "../../domain/platform/api-token.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { constantTimeEqualText, hashSecret, verifySecretHash } from "../../crypto/secrets.ts"
+import { constantTimeEqualText, hashSecret, hashSecretAsync, verifySecretHash } from "../../crypto/secrets.ts"
 import { Ids } from "../../ports/ids.ts"
 import { SERVER_SCOPE, Store, type StoreError } from "../../ports/store.ts"
 import { AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW_MS, PLATFORM_CACHE_MS } from "../../limits.ts"
@@ -28,9 +28,9 @@ export interface PlatformInput {
 }
 
 /**
- * What a platform's record holds while its secret's hash is being derived (`openPlatform`). It
- * is no scrypt hash, so it verifies no secret: until the hash is stored, only the process that
- * opened the platform accepts its secret (from memory, as for any verified secret).
+ * What a new platform's record holds until its secret's hash is stored (`openPlatform`). It is
+ * no scrypt hash, so it verifies no secret: until then only the process that opened the platform
+ * accepts its secret (from memory).
  */
 export const PENDING_SECRET_HASH = "pending"
 
@@ -55,46 +55,58 @@ export const ensurePlatform = (input: PlatformInput) =>
   })
 
 /**
- * `ensurePlatform` for a server that wants to answer before scrypt has run (~30 ms of CPU that a
- * start on a two-core machine otherwise shares with everything else, DECISIONS #495). A platform
- * that is new, or whose hash is still pending, is written now with PENDING_SECRET_HASH and this
- * process accepts `clientSecret` at once; `hashPending` says the caller must then derive and store
- * the hash (`storeSecretHash`). Any other platform (a given `secretHash`, or a stored hash to check
- * the secret against) goes through `ensurePlatform` as before.
+ * `ensurePlatform` for a server that answers before scrypt has run (~30 ms of CPU for a new
+ * hash, as much again to check a stored one; DECISIONS #495). Without a given `secretHash`, the
+ * platform is written now (a new one with PENDING_SECRET_HASH, an existing one keeping its hash)
+ * and this process accepts `clientSecret`, and only it, at once; `unsettled` then says the caller
+ * must run `settleSecret`, which checks or derives the hash off the event loop and stores it.
  */
 export const openPlatform = (input: PlatformInput) =>
   Effect.gen(function* () {
+    if (input.secretHash !== undefined) return { platform: yield* ensurePlatform(input), unsettled: false }
     const store = yield* Store
-    const [stored] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
-    if (input.secretHash !== undefined || (stored !== undefined && stored.secretHash !== PENDING_SECRET_HASH))
-      return { platform: yield* ensurePlatform(input), hashPending: false }
     cacheOf(store).delete(input.clientId)
-    return { platform: yield* writePlatform(input, PENDING_SECRET_HASH), hashPending: true }
+    const platform = yield* writePlatform(input, undefined)
+    pin(store, platform, input.clientSecret)
+    return { platform, unsettled: true }
   })
 
 /**
- * Stores the hash of an opened platform's secret in place of PENDING_SECRET_HASH, changing
- * nothing else (a `PATCH /config` meanwhile stays). A hash that is no longer pending (another
- * process sharing the database stored its own) is left as it is.
+ * Settles the secret of a platform `openPlatform` opened: the stored hash is kept when it verifies
+ * the secret (a restart with the same configuration); otherwise the secret's new hash replaces it,
+ * unless another process stored a hash of its own meanwhile. Either way this process then judges
+ * the platform's credentials as usual again.
  */
-export const storeSecretHash = (clientId: string, clientSecret: string, secretHash: string) =>
+export const settleSecret = (clientId: string, clientSecret: string) =>
   Effect.gen(function* () {
     const store = yield* Store
-    return yield* store.transaction(
+    const [stored] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId)
+    if (stored === undefined) return
+    if (stored.secretHash !== PENDING_SECRET_HASH && (yield* Effect.promise(() => verifySecretHash(clientSecret, stored.secretHash))))
+      return remember(store, stored, clientSecret)
+    const secretHash = yield* Effect.promise(() => hashSecretAsync(clientSecret))
+    yield* store.transaction(
       Effect.gen(function* () {
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId)
-        if (existing === undefined || existing.secretHash !== PENDING_SECRET_HASH) return existing
-        const updated: PlatformRecord = { ...existing, secretHash }
-        yield* store.put(Platforms, SERVER_SCOPE, updated)
         cacheOf(store).delete(clientId)
+        if (existing === undefined || existing.secretHash !== stored.secretHash) {
+          // Another process stored a hash of its own meanwhile: it stays, and this secret is judged against it as usual.
+          memoryOf(store).verified.delete(stored.id)
+          return
+        }
+        const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
+        const updated: PlatformRecord = { ...current, secretHash }
+        yield* store.put(Platforms, SERVER_SCOPE, updated)
         remember(store, updated, clientSecret)
-        return updated
       })
     )
   })
 
-/** Creates the platform, or updates its secret's hash and webhook URL, in one transaction. */
-const writePlatform = (input: PlatformInput, secretHash: string) =>
+/**
+ * Creates the platform, or updates its secret's hash and webhook URL, in one transaction. An
+ * undefined `secretHash` keeps an existing platform's and gives a new one PENDING_SECRET_HASH.
+ */
+const writePlatform = (input: PlatformInput, secretHash: string | undefined) =>
   Effect.gen(function* () {
     const store = yield* Store
     const ids = yield* Ids
@@ -103,8 +115,10 @@ const writePlatform = (input: PlatformInput, secretHash: string) =>
         const now = rfc3339(yield* Clock.currentTimeMillis)
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
         if (existing !== undefined) {
+          if (secretHash === undefined && (input.webhookUrl === undefined || input.webhookUrl === existing.webhookUrl)) return existing
           const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
-          const updated: PlatformRecord = input.webhookUrl === undefined ? { ...current, secretHash } : { ...current, secretHash, webhookUrl: input.webhookUrl }
+          const hash = secretHash ?? current.secretHash
+          const updated: PlatformRecord = input.webhookUrl === undefined ? { ...current, secretHash: hash } : { ...current, secretHash: hash, webhookUrl: input.webhookUrl }
           yield* store.put(Platforms, SERVER_SCOPE, updated)
           remember(store, updated, input.clientSecret)
           return updated
@@ -113,7 +127,7 @@ const writePlatform = (input: PlatformInput, secretHash: string) =>
           id: makeId("Platform", yield* ids.uuid),
           name: input.name ?? input.clientId,
           clientId: input.clientId,
-          secretHash,
+          secretHash: secretHash ?? PENDING_SECRET_HASH,
           umaDomain: input.umaDomain ?? "sandbox.tessera.local",
           counterpartyRequirements: input.counterpartyRequirements ?? true,
           createdAt: now
@@ -170,7 +184,7 @@ interface Holder {
  */
 interface AuthMemory {
   readonly holders: Map<string, { readonly holder: Holder | undefined; readonly at: number }>
-  readonly verified: Map<string, { readonly secretHash: string; readonly secret: string }>
+  readonly verified: Map<string, { readonly secretHash: string; readonly secret: string; readonly pinned?: true }>
   readonly failures: Map<string, { count: number; readonly since: number }>
 }
 const authMemory = new WeakMap<object, AuthMemory>()
@@ -228,6 +242,14 @@ export interface ClientCredentials {
 const remember = (store: object, platform: PlatformRecord, secret: string) =>
   memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, secret })
 
+/**
+ * The configured secret of a platform whose stored hash is not settled yet (`openPlatform`): the
+ * only one accepted, without scrypt, until `settleSecret` has run. Another secret is refused even
+ * if the stored hash (the one before a change of secret) would verify it.
+ */
+const pin = (store: object, platform: PlatformRecord, secret: string) =>
+  memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, secret, pinned: true })
+
 const throttled = (memory: AuthMemory, clientId: string, now: number): RateLimited | undefined => {
   const f = memory.failures.get(clientId)
   if (f === undefined || now - f.since >= AUTH_FAILURE_WINDOW_MS) return undefined
@@ -274,6 +296,10 @@ const judge = (memory: AuthMemory, credentials: ClientCredentials, holder: Holde
   const now = Date.now()
   const refusal = throttled(memory, credentials.clientId, now)
   if (refusal !== undefined) return Effect.fail(refusal)
+  if (holder !== undefined && known !== undefined && known.pinned === true && known.secretHash === holder.secretHash) {
+    recordFailure(memory, credentials.clientId, now)
+    return Effect.fail(credentialsRefused("INVALID_CREDENTIALS"))
+  }
   // An unknown client id is checked against a dummy hash, so it takes as long as a wrong secret.
   return Effect.flatMap(
     Effect.promise(() => verifySecretHash(credentials.clientSecret, holder?.secretHash ?? "")),
