@@ -128,9 +128,6 @@ const serveUntilSignalled = async (config: ServerConfig) => {
   }
   process.on("uncaughtException", crash)
   process.on("unhandledRejection", crash)
-  // The URL in effect: the flag's, or the one a database kept from an earlier PATCH /config.
-  const shown = platform.webhookUrl === undefined ? config : { ...config, webhookUrl: platform.webhookUrl }
-  process.stdout.write(bannerText(shown, server, process.env["TESSERA_CLIENT_SECRET"] !== undefined, readyMs))
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
@@ -149,4 +146,9 @@ const serveUntilSignalled = async (config: ServerConfig) => {
   }
   process.on("SIGINT", () => stop("SIGINT"))
   process.on("SIGTERM", () => stop("SIGTERM"))
+  // Printed once a signal is handled: writing to a pipe is synchronous, so a reader may signal
+  // the moment it has the banner, and that signal must get the orderly shutdown.
+  // The URL in effect: the flag's, or the one a database kept from an earlier PATCH /config.
+  const shown = platform.webhookUrl === undefined ? config : { ...config, webhookUrl: platform.webhookUrl }
+  process.stdout.write(bannerText(shown, server, process.env["TESSERA_CLIENT_SECRET"] !== undefined, readyMs))
 }
