@@ -3,13 +3,15 @@
 // kinds (a struct, a refinement, a literal…) then extend that class with a class of their own.
 // V8 gives every class a map of its own, so each static member added to one makes new maps
 // instead of following transitions shared with the schemas made before: ~6 µs for each of the
-// ~700 schemas and ~700 kind classes a start makes. Here `make` returns a plain function whose
-// shared members (annotations, pipe, toString, the type id…) it inherits from one base function,
-// and the common kinds add their members to that same function instead of subclassing it, so
-// every schema of a kind follows the same maps. Nothing a caller can see changes: a schema is
-// still a function with the same members (methods not enumerable, as a class's), `isSchema`
-// still finds the type id, `class X extends Schema.Struct(…)` still works, and the kinds left as
-// classes (Record, Brand, Enums…) extend it as before.
+// ~700 schemas and ~700 kind classes a start makes. Here `make` returns a plain function that
+// inherits `annotations` and `pipe` from one base function and holds the rest itself, and the
+// common kinds add their members to that same function instead of subclassing it, so every
+// schema of a kind follows the same maps. A schema reads and behaves as before: the same members
+// (methods not enumerable, as a class's), the type id `isSchema` looks for, a TypeError when
+// called without `new`, `class X extends Schema.Struct(…)` and the kinds left as classes
+// (Record, Brand, Enums…) extending it. What differs is only its shape under reflection: a kind's
+// members are all its own (`Object.keys` of a struct lists `ast`, `Type`, `Encoded` and `Context`
+// beside `fields`, where the class had them on its parent) and its name is `SchemaClass`.
 //
 // Each replaced function is identified by the SHA-256 of Effect's text of it, so an Effect whose
 // code differs fails the build, naming the function, rather than ship a half-applied patch.
@@ -24,8 +26,8 @@ export const replaceCounted = (text, from, to, count = 1, patch = "Effect's Sche
   return parts.join(to)
 }
 
-// The base every schema function inherits its shared members from, defined where Effect defines
-// `variance` (the type id's value), which it needs; `make` is first called further down.
+// The base every schema function inherits `annotations` and `pipe` from, defined after Effect's
+// `variance` (the type id's value); `make` is first called further down.
 const BASE = `
 // tessera (scripts/effect-schema-constructors.mjs): what every schema inherits.
 const defineMethods = (target, methods) => {
@@ -38,25 +40,24 @@ const SchemaBase = /*#__PURE__*/defineMethods(function SchemaBase() {}, {
   },
   pipe() {
     return pipeArguments(this, arguments);
-  },
-  toString() {
-    return String(this.ast);
   }
 });
-SchemaBase.Type = undefined;
-SchemaBase.Encoded = undefined;
-SchemaBase.Context = undefined;
-SchemaBase[TypeId] = variance;
 `
 
 /** Each function to replace: its name, the hash of Effect's text of it, and the replacement. */
 const FUNCTIONS = [
   ["make", "b36425915d199011", `export function make(ast) {
   const SchemaClass = function SchemaClass() {
+    if (new.target === undefined) throw new TypeError("Class constructor SchemaClass cannot be invoked without 'new'");
     this[TypeId] = variance;
   };
   Object.setPrototypeOf(SchemaClass, SchemaBase);
+  Object.defineProperty(SchemaClass, "toString", { value: () => String(ast), writable: true, configurable: true });
   SchemaClass.ast = ast;
+  SchemaClass.Type = undefined;
+  SchemaClass.Encoded = undefined;
+  SchemaClass.Context = undefined;
+  SchemaClass[TypeId] = variance;
   return SchemaClass;
 }`],
   ["makeLiteralClass", "e9da90a146628d33", `function makeLiteralClass(literals, ast = getDefaultLiteralAST(literals)) {

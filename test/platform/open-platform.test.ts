@@ -1,16 +1,19 @@
 // A server that answers before its secret's scrypt hash exists (DECISIONS #495): what a user
-// notices is that the configured secret works at once and nothing else does, that the database
-// ends up with a hash that verifies the secret (never the secret, never for long a placeholder),
-// and that storing it changes nothing else.
+// notices is that the configured secret works at once and nothing else does, before, during and
+// after the hash is settled (on every store, requests racing the settle included), that the
+// database ends up with a hash that verifies the secret (never the secret, never for long a
+// placeholder), and that storing it changes nothing else.
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { type Engine, makeEngine, PENDING_SECRET_HASH, Platforms, SERVER_SCOPE, Store } from "@tessera/core"
+import { Engine, makeEngine, PENDING_SECRET_HASH, Platforms, SERVER_SCOPE, Store } from "@tessera/core"
 import { verifySecretHash } from "@tessera/core/crypto"
 import { SqliteStore } from "@tessera/adapter-sqlite"
+import { MemoryStore } from "@tessera/adapter-memory"
 import { toFetchHandler } from "@tessera/adapter-http"
+import { freshSchema, postgresLayer } from "../support/postgres.ts"
 
 const V = "/2025-10-13"
 const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
@@ -122,4 +125,39 @@ describe("a platform opened before its secret's hash", () => {
     expect(platform.secretHash).toBe(given.secretHash)
     await engine.dispose()
   })
+
+  // Each request is its own macrotask, as over HTTP, so the settle's commit lands between them.
+  const racing = async (engine: Engine, settle: Promise<void>) => {
+    const seen = new Set<string>()
+    let settled = false
+    void settle.then(() => (settled = true))
+    const worker = async () => {
+      while (!settled) {
+        await new Promise((r) => setImmediate(r))
+        seen.add(`new=${await statusWith(engine, "alpha", "new-secret")}`)
+      }
+    }
+    await Promise.all([worker(), worker(), worker(), settle])
+    // Right after: a record cached while the settle ran is still in the holder cache.
+    for (let i = 0; i < 3; i++) seen.add(`after: new=${await statusWith(engine, "alpha", "new-secret")} old=${await statusWith(engine, "alpha", "old-secret")}`)
+    return [...seen].sort()
+  }
+  const stores = [
+    ["memory", () => MemoryStore.layer],
+    ["SQLite", () => SqliteStore.layer({ filename: newFile() })],
+    ["PostgreSQL", () => postgresLayer(freshSchema("open_platform"))]
+  ] as const
+  for (const [name, layerOf] of stores)
+    it(`${name}: requests racing the settle of a changed secret see only the new one accepted, during and after`, async () => {
+      const layer = layerOf()
+      const first = await Engine.make({ store: layer })
+      await first.platform({ clientId: "alpha", clientSecret: "old-secret" })
+      const engine = name === "memory" ? first : await Engine.make({ store: layer })
+      if (engine !== first) await first.dispose()
+      const { settleSecret } = await engine.openPlatform({ clientId: "alpha", clientSecret: "new-secret" })
+      expect(await racing(engine, settleSecret!())).toEqual(["after: new=200 old=401", "new=200"])
+      const [stored] = await storedPlatforms(engine)
+      expect(await verifySecretHash("new-secret", stored!.secretHash)).toBe(true)
+      await engine.dispose()
+    }, 30_000)
 })

@@ -21,7 +21,8 @@ const logLine = (fields: Record<string, unknown>) =>
  * is taken. Known problems (busy port, unusable database path or host) reject with a one-line
  * StartupError. The configured secret is accepted at once and its stored hash checked or derived
  * once the server listens (`secretStored` settles when that is done; DECISIONS #495): scrypt is
- * ~30 ms of CPU that would otherwise compete with the start itself.
+ * ~30 ms of CPU that would otherwise compete with the start itself. A caller that stops the server
+ * itself awaits `secretStored` before it disposes the engine, as the CLI does.
  */
 export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
@@ -84,9 +85,15 @@ export const startServer = async (config: ServerConfig) => {
       seeded()
     }
   }
-  // In libuv's thread pool while the server answers. A failure (the store closed by whoever
-  // stopped an embedded server first) leaves a new platform's hash pending: the next start derives it.
-  const secretStored = settleSecret === undefined ? Promise.resolve() : settleSecret().catch(() => undefined)
+  // In libuv's thread pool while the server answers. This process accepts the configured secret
+  // either way; a failure leaves the store's hash as it was (a new platform's pending), which the
+  // next start settles again, and is said on stderr (the error names no secret).
+  const secretStored =
+    settleSecret === undefined
+      ? Promise.resolve()
+      : settleSecret().catch((e: unknown) => {
+          process.stderr.write(`tessera: the client secret's hash could not be stored (${e instanceof Error ? e.message : String(e)}); the next start stores it\n`)
+        })
   // Always on (DECISIONS #241): a URL set at run time by PATCH /config is delivered to at the
   // next tick. Idle, a tick is one indexed read of the platforms that have a URL, and finds none.
   const webhooks = startWebhookWorker(engine)

@@ -58,8 +58,10 @@ export const ensurePlatform = (input: PlatformInput) =>
  * `ensurePlatform` for a server that answers before scrypt has run (~30 ms of CPU for a new
  * hash, as much again to check a stored one; DECISIONS #495). Without a given `secretHash`, the
  * platform is written now (a new one with PENDING_SECRET_HASH, an existing one keeping its hash)
- * and this process accepts `clientSecret`, and only it, at once; `unsettled` then says the caller
- * must run `settleSecret`, which checks or derives the hash off the event loop and stores it.
+ * and this process pins `clientSecret`: from now on it accepts that secret, and only it, for
+ * this platform, whatever hash the store holds; `unsettled` then says the caller must run
+ * `settleSecret`, which checks or derives the hash off the event loop and stores it for the
+ * store's other users and later starts.
  */
 export const openPlatform = (input: PlatformInput) =>
   Effect.gen(function* () {
@@ -72,34 +74,28 @@ export const openPlatform = (input: PlatformInput) =>
   })
 
 /**
- * Settles the secret of a platform `openPlatform` opened: the stored hash is kept when it verifies
- * the secret (a restart with the same configuration); otherwise the secret's new hash replaces it,
- * unless another process stored a hash of its own meanwhile. Either way this process then judges
- * the platform's credentials as usual again.
+ * Settles the stored hash of a platform `openPlatform` opened: it is kept when it verifies the
+ * secret (a restart with the same configuration); otherwise the secret's new hash replaces it,
+ * unless another process stored a hash of its own meanwhile. What this process accepts does not
+ * change (the pin), so no request racing the commit or a cached record can see a gap.
  */
 export const settleSecret = (clientId: string, clientSecret: string) =>
   Effect.gen(function* () {
     const store = yield* Store
     const [stored] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId)
     if (stored === undefined) return
-    if (stored.secretHash !== PENDING_SECRET_HASH && (yield* Effect.promise(() => verifySecretHash(clientSecret, stored.secretHash))))
-      return remember(store, stored, clientSecret)
+    if (stored.secretHash !== PENDING_SECRET_HASH && (yield* Effect.promise(() => verifySecretHash(clientSecret, stored.secretHash)))) return
     const secretHash = yield* Effect.promise(() => hashSecretAsync(clientSecret))
     yield* store.transaction(
       Effect.gen(function* () {
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId)
-        cacheOf(store).delete(clientId)
-        if (existing === undefined || existing.secretHash !== stored.secretHash) {
-          // Another process stored a hash of its own meanwhile: it stays, and this secret is judged against it as usual.
-          memoryOf(store).verified.delete(stored.id)
-          return
-        }
+        // Another process stored a hash of its own meanwhile: it stays.
+        if (existing === undefined || existing.secretHash !== stored.secretHash) return
         const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
-        const updated: PlatformRecord = { ...current, secretHash }
-        yield* store.put(Platforms, SERVER_SCOPE, updated)
-        remember(store, updated, clientSecret)
+        yield* store.put(Platforms, SERVER_SCOPE, { ...current, secretHash })
       })
     )
+    cacheOf(store).delete(clientId)
   })
 
 /**
@@ -184,7 +180,7 @@ interface Holder {
  */
 interface AuthMemory {
   readonly holders: Map<string, { readonly holder: Holder | undefined; readonly at: number }>
-  readonly verified: Map<string, { readonly secretHash: string; readonly secret: string; readonly pinned?: true }>
+  readonly verified: Map<string, { readonly secretHash: string; readonly secret: string; readonly pinned?: boolean }>
   readonly failures: Map<string, { count: number; readonly since: number }>
 }
 const authMemory = new WeakMap<object, AuthMemory>()
@@ -243,9 +239,9 @@ const remember = (store: object, platform: PlatformRecord, secret: string) =>
   memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, secret })
 
 /**
- * The configured secret of a platform whose stored hash is not settled yet (`openPlatform`): the
- * only one accepted, without scrypt, until `settleSecret` has run. Another secret is refused even
- * if the stored hash (the one before a change of secret) would verify it.
+ * The configured secret of a platform this process opened (`openPlatform`): the only secret it
+ * accepts for that platform from then on, whatever hash the store holds (pending, a previous
+ * secret's, or another process's), until `ensurePlatform` is called for it again.
  */
 const pin = (store: object, platform: PlatformRecord, secret: string) =>
   memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, secret, pinned: true })
@@ -288,23 +284,24 @@ export const authenticatePrincipal = (credentials: ClientCredentials): Effect.Ef
       : judge(memory, credentials, cached)
   })
 
-/** The fast path for a secret that verified against this stored hash before; else scrypt. */
+/**
+ * The fast path for a pinned secret, or one that verified against this stored hash before; else
+ * scrypt.
+ */
 const judge = (memory: AuthMemory, credentials: ClientCredentials, holder: Holder | undefined): Effect.Effect<Principal, Unauthorized | RateLimited> => {
   const known = holder === undefined ? undefined : memory.verified.get(holder.key)
-  if (holder !== undefined && known !== undefined && known.secretHash === holder.secretHash && constantTimeEqualText(known.secret, credentials.clientSecret))
+  if (holder !== undefined && known !== undefined && (known.pinned === true || known.secretHash === holder.secretHash) && constantTimeEqualText(known.secret, credentials.clientSecret))
     return Effect.succeed(holder.principal)
   const now = Date.now()
   const refusal = throttled(memory, credentials.clientId, now)
   if (refusal !== undefined) return Effect.fail(refusal)
-  if (holder !== undefined && known !== undefined && known.pinned === true && known.secretHash === holder.secretHash) {
-    recordFailure(memory, credentials.clientId, now)
-    return Effect.fail(credentialsRefused("INVALID_CREDENTIALS"))
-  }
-  // An unknown client id is checked against a dummy hash, so it takes as long as a wrong secret.
+  // An unknown client id, and any secret but a pinned one, is checked against a dummy hash: it
+  // takes as long as a wrong secret, so the time of a refusal says nothing of the client id.
+  const pinned = known?.pinned === true
   return Effect.flatMap(
-    Effect.promise(() => verifySecretHash(credentials.clientSecret, holder?.secretHash ?? "")),
+    Effect.promise(() => verifySecretHash(credentials.clientSecret, pinned ? "" : (holder?.secretHash ?? ""))),
     (ok): Effect.Effect<Principal, Unauthorized> => {
-      if (holder === undefined || !ok) {
+      if (holder === undefined || pinned || !ok) {
         recordFailure(memory, credentials.clientId, now)
         return Effect.fail(credentialsRefused("INVALID_CREDENTIALS"))
       }
