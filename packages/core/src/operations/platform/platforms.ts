@@ -295,8 +295,8 @@ const judge = (memory: AuthMemory, credentials: ClientCredentials, holder: Holde
   const now = Date.now()
   const refusal = throttled(memory, credentials.clientId, now)
   if (refusal !== undefined) return Effect.fail(refusal)
-  // An unknown client id, and any secret but a pinned one, is checked against a dummy hash: it
-  // takes as long as a wrong secret, so the time of a refusal says nothing of the client id.
+  // An unknown client id, and a pinned platform's wrong secret, are checked against a dummy hash:
+  // a refusal takes as long as any wrong secret's, so its time says nothing of the client id.
   const pinned = known?.pinned === true
   return Effect.flatMap(
     Effect.promise(() => verifySecretHash(credentials.clientSecret, pinned ? "" : (holder?.secretHash ?? ""))),
