@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { plainSchemaConstructors, replaceCounted } from "./effect-schema-constructors.mjs"
+import { plainSchemaConstructors } from "./effect-schema-constructors.mjs"
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const packages = join(root, "packages")
@@ -49,6 +49,11 @@ const CLASS_START = "const makeClass = ({\n"
 const CLASS_END = "\n  return klass;\n};\n"
 const CLASS_SIDES_START = "  const typeSchema_ = typeSchema(schema);\n"
 const CLASS_SIDES_END = "  const fallbackInstanceOf ="
+const replaceCounted = (text, from, to, count = 1, patch = "Effect's Schema.js, the lazy class schemas") => {
+  const parts = text.split(from)
+  if (parts.length !== count + 1) throw new Error(`scripts/bundle-cli.mjs: ${patch}: ${parts.length - 1} times ${JSON.stringify(from)}, expected ${count}; the patch needs revisiting`)
+  return parts.join(to)
+}
 const CLASS_REPLACEMENTS = [
   // The class's schema itself, given as a function by the tagged classes (below).
   ["  schema\n}) => {\n", "  schema: schemaArg\n}) => {\n  let schema_;\n  const schemaOf = () => schema_ ??= (isSchema(schemaArg) ? schemaArg : schemaArg());\n"],

@@ -19,17 +19,9 @@ import { createHash } from "node:crypto"
 
 const sha = (text) => createHash("sha256").update(text).digest("hex").slice(0, 16)
 
-/** Replaces `from` in `text`, which must occur exactly `count` times, naming `patch` otherwise. */
-export const replaceCounted = (text, from, to, count = 1, patch = "Effect's Schema.js, the lazy class schemas") => {
-  const parts = text.split(from)
-  if (parts.length !== count + 1) throw new Error(`scripts/bundle-cli.mjs: ${patch}: ${parts.length - 1} times ${JSON.stringify(from)}, expected ${count}; the patch needs revisiting`)
-  return parts.join(to)
-}
-
-// The base every schema function inherits `annotations` and `pipe` from, defined after Effect's
-// `variance` (the type id's value); `make` is first called further down.
-const BASE = `
-// tessera (scripts/effect-schema-constructors.mjs): what every schema inherits.
+// The base every schema function inherits `annotations` and `pipe` from, written just before
+// `make` (it reads nothing when it is defined, and nothing in the module calls `make` before it).
+const BASE = `// tessera (scripts/effect-schema-constructors.mjs): what every schema inherits.
 const defineMethods = (target, methods) => {
   for (const name of Object.keys(methods)) Object.defineProperty(target, name, { value: methods[name], writable: true, configurable: true });
   return target;
@@ -46,7 +38,7 @@ const SchemaBase = /*#__PURE__*/defineMethods(function SchemaBase() {}, {
 
 /** Each function to replace: its name, the hash of Effect's text of it, and the replacement. */
 const FUNCTIONS = [
-  ["make", "b36425915d199011", `export function make(ast) {
+  ["make", "b36425915d199011", `${BASE}export function make(ast) {
   const SchemaClass = function SchemaClass() {
     if (new.target === undefined) throw new TypeError("Class constructor SchemaClass cannot be invoked without 'new'");
     this[TypeId] = variance;
@@ -149,8 +141,6 @@ const FUNCTIONS = [
 }`]
 ]
 
-const VARIANCE_END = "\n  _R: _ => _\n};\n"
-
 /** Effect's Schema.js with its schemas made as plain functions (see above). */
 export const plainSchemaConstructors = (source) => {
   let out = source
@@ -163,5 +153,5 @@ export const plainSchemaConstructors = (source) => {
     if (sha(original) !== hash) throw new Error(`scripts/effect-schema-constructors.mjs: Effect's ${name} changed (${sha(original)}); the plain schema constructors need revisiting`)
     out = out.slice(0, start) + replacement + out.slice(end + 2)
   }
-  return replaceCounted(out, VARIANCE_END, VARIANCE_END + BASE, 1, "Effect's Schema.js, the plain schema constructors")
+  return out
 }
