@@ -138,7 +138,7 @@ export class Engine {
   async openPlatform(input: PlatformInput): Promise<{ readonly platform: PlatformRecord; readonly settleSecret?: () => Promise<void> }> {
     const { platform, unsettled } = await this.run(openPlatform(input))
     if (!unsettled) return { platform }
-    return { platform, settleSecret: () => this.run(settleSecret(input.clientId, input.clientSecret)).then(() => undefined) }
+    return { platform, settleSecret: () => this.run(settleSecret(input.clientId, input.clientSecret)) }
   }
 
   /**

@@ -91,12 +91,17 @@ export const settleSecret = (clientId: string, clientSecret: string) =>
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", clientId)
         // Another process stored a hash of its own meanwhile: it stays.
         if (existing === undefined || existing.secretHash !== stored.secretHash) return
-        const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
-        yield* store.put(Platforms, SERVER_SCOPE, { ...current, secretHash })
+        yield* store.put(Platforms, SERVER_SCOPE, { ...withoutLegacyDigest(existing), secretHash })
       })
     )
     cacheOf(store).delete(clientId)
   })
+
+/** A stored platform without the bare SHA-256 of its secret that records before #128 held. */
+const withoutLegacyDigest = (platform: PlatformRecord): PlatformRecord => {
+  const { secretSha256: _legacy, ...current } = platform as PlatformRecord & { readonly secretSha256?: string }
+  return current
+}
 
 /**
  * Creates the platform, or updates its secret's hash and webhook URL, in one transaction. An
@@ -112,7 +117,7 @@ const writePlatform = (input: PlatformInput, secretHash: string | undefined) =>
         const [existing] = yield* store.findBy(Platforms, SERVER_SCOPE, "clientId", input.clientId)
         if (existing !== undefined) {
           if (secretHash === undefined && (input.webhookUrl === undefined || input.webhookUrl === existing.webhookUrl)) return existing
-          const { secretSha256: _legacy, ...current } = existing as PlatformRecord & { readonly secretSha256?: string }
+          const current = withoutLegacyDigest(existing)
           const hash = secretHash ?? current.secretHash
           const updated: PlatformRecord = input.webhookUrl === undefined ? { ...current, secretHash: hash } : { ...current, secretHash: hash, webhookUrl: input.webhookUrl }
           yield* store.put(Platforms, SERVER_SCOPE, updated)
@@ -180,7 +185,7 @@ interface Holder {
  */
 interface AuthMemory {
   readonly holders: Map<string, { readonly holder: Holder | undefined; readonly at: number }>
-  readonly verified: Map<string, { readonly secretHash: string; readonly secret: string; readonly pinned?: boolean }>
+  readonly verified: Map<string, { readonly secretHash: string; readonly secret: string } | { readonly pinned: true; readonly secret: string }>
   readonly failures: Map<string, { count: number; readonly since: number }>
 }
 const authMemory = new WeakMap<object, AuthMemory>()
@@ -243,8 +248,7 @@ const remember = (store: object, platform: PlatformRecord, secret: string) =>
  * accepts for that platform from then on, whatever hash the store holds (pending, a previous
  * secret's, or another process's), until `ensurePlatform` is called for it again.
  */
-const pin = (store: object, platform: PlatformRecord, secret: string) =>
-  memoryOf(store).verified.set(platform.id, { secretHash: platform.secretHash, secret, pinned: true })
+const pin = (store: object, platform: PlatformRecord, secret: string) => memoryOf(store).verified.set(platform.id, { pinned: true, secret })
 
 const throttled = (memory: AuthMemory, clientId: string, now: number): RateLimited | undefined => {
   const f = memory.failures.get(clientId)
@@ -290,14 +294,14 @@ export const authenticatePrincipal = (credentials: ClientCredentials): Effect.Ef
  */
 const judge = (memory: AuthMemory, credentials: ClientCredentials, holder: Holder | undefined): Effect.Effect<Principal, Unauthorized | RateLimited> => {
   const known = holder === undefined ? undefined : memory.verified.get(holder.key)
-  if (holder !== undefined && known !== undefined && (known.pinned === true || known.secretHash === holder.secretHash) && constantTimeEqualText(known.secret, credentials.clientSecret))
+  const pinned = known !== undefined && "pinned" in known
+  if (holder !== undefined && known !== undefined && (pinned || known.secretHash === holder.secretHash) && constantTimeEqualText(known.secret, credentials.clientSecret))
     return Effect.succeed(holder.principal)
   const now = Date.now()
   const refusal = throttled(memory, credentials.clientId, now)
   if (refusal !== undefined) return Effect.fail(refusal)
   // An unknown client id, and a pinned platform's wrong secret, are checked against a dummy hash:
   // a refusal takes as long as any wrong secret's, so its time says nothing of the client id.
-  const pinned = known?.pinned === true
   return Effect.flatMap(
     Effect.promise(() => verifySecretHash(credentials.clientSecret, pinned ? "" : (holder?.secretHash ?? ""))),
     (ok): Effect.Effect<Principal, Unauthorized> => {
