@@ -8,6 +8,7 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { plainSchemaConstructors } from "./effect-schema-constructors.mjs"
+import { endpointManifest, withLazyEndpointGroups } from "./lazy-endpoint-groups.mjs"
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const packages = join(root, "packages")
@@ -283,6 +284,7 @@ const withSqliteAddon = (entry) => ({
  */
 export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   const { build } = await import("esbuild")
+  const manifest = await endpointManifest(build, root)
   const result = await build({
     entryPoints: [join(packages, "cli", "src", "cli-entry.ts")],
     absWorkingDir: root,
@@ -297,6 +299,7 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
     // pg's optional native binding and its Cloudflare socket are loaded only when asked for.
     external: [...(sqlite === "package" ? ["better-sqlite3"] : []), "pg-native", "cloudflare:sockets"],
     plugins: [
+      withLazyEndpointGroups(manifest),
       withoutFastCheck,
       withLazyClassSchemas,
       withoutFrameProbe,

@@ -18,10 +18,16 @@ export interface Route {
   readonly endpoint: AnyEndpoint
 }
 
+/**
+ * `body` is read when the document is made, not here: in the CLI's bundle an endpoint's schemas
+ * load its group's modules, which a start no longer evaluates (DECISIONS #499).
+ */
 const routeOf = (e: AnyEndpoint): Route => {
   const { method, path, operationId, status, summary } = e
   const route = { method, path, operationId, status, summary, endpoint: e }
-  return e.body === undefined || e.documentBody === false ? route : { ...route, body: e.body }
+  return e.documentBody === false || !("body" in e)
+    ? route
+    : Object.defineProperty(route, "body", { get: () => e.body, enumerable: true })
 }
 
 /** The route table, derived from the core's endpoint table. Every path here is served under `/2025-10-13`. */

@@ -55,7 +55,7 @@ export * from "./domain/transactions/transaction.ts"
 export type { OutcomePlan, PlanStep } from "./domain/transactions/outcome-plan.ts"
 export { type DueStepRecord, DueSteps } from "./domain/transactions/due-step.ts"
 export * from "./domain/sca/records.ts"
-export { checkStateDocument, type PlatformState, STATE_FORMAT, STATE_VERSION, stateCollections } from "./domain/sandbox/state-document.ts"
+export { checkStateDocument, type PlatformState, STATE_FORMAT, STATE_VERSION, StateDocument, stateCollections } from "./domain/sandbox/state-document.ts"
 
 // Ports: what the engine asks of the world, with their stock layers.
 export * from "./ports/store.ts"

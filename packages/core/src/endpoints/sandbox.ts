@@ -1,20 +1,9 @@
-import { Schema } from "effect"
-import { STATE_FORMAT, STATE_VERSION } from "../domain/sandbox/state-document.ts"
+import { StateDocument } from "../domain/sandbox/state-document.ts"
 import { AdvanceBody, advanceClock, clockState } from "../operations/sandbox/clock.ts"
 import { ProcessingHoldBody, setProcessingHold } from "../operations/sandbox/processing-control.ts"
 import { fundInternalAccount, SandboxFundBody } from "../operations/sandbox/fund.ts"
 import { exportPlatformState, importPlatformState, resetPlatform } from "../operations/sandbox/state.ts"
 import { endpoint } from "./define.ts"
-
-const DateTime = Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } })
-
-/** The platform's state as `GET /sandbox/state` writes it and `PUT /sandbox/state` reads it. */
-export const StateDocument = Schema.Struct({
-  format: Schema.Literal(STATE_FORMAT),
-  version: Schema.Literal(STATE_VERSION),
-  exportedAt: Schema.optionalWith(DateTime, { exact: true }),
-  collections: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
-}).annotations({ identifier: "StateDocument" })
 
 /**
  * Tessera's own sandbox controls: processing holds of signed retries (DECISIONS #18), the clock

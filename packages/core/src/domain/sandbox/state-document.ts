@@ -54,6 +54,19 @@ import { agentStateCollections } from "./agent-state.ts"
 export const STATE_FORMAT = "tessera.state"
 export const STATE_VERSION = 1
 
+const DateTime = Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } })
+
+/**
+ * The platform's state as `GET /sandbox/state` writes it and `PUT /sandbox/state` reads it: the
+ * shape the endpoint and the served document publish (`checkStateDocument` checks every record).
+ */
+export const StateDocument = Schema.Struct({
+  format: Schema.Literal(STATE_FORMAT),
+  version: Schema.Literal(STATE_VERSION),
+  exportedAt: Schema.optionalWith(DateTime, { exact: true }),
+  collections: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })) })
+}).annotations({ identifier: "StateDocument" })
+
 type Rec = Readonly<Record<string, unknown>>
 
 /** A collection of the document and its records' schema, built at the first read of `schema` (DECISIONS #464). */

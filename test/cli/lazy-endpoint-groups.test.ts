@@ -1,0 +1,121 @@
+// The CLI bundle's endpoint table holds stand-ins that load each group at its first use
+// (scripts/lazy-endpoint-groups.mjs, DECISIONS #499). They must carry exactly the source table's
+// data, serve exactly what the sources serve, and keep every group out of the start.
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { build } from "esbuild"
+import { describe, expect, it } from "vitest"
+import { endpoints } from "@tessera/core"
+import { routes } from "@tessera/adapter-http"
+import { openApiDocument } from "@tessera/adapter-http/openapi"
+import { endpointManifest } from "../../scripts/lazy-endpoint-groups.mjs"
+import { repoRoot } from "../support/paths.ts"
+import { runCli, startCli, tempDir } from "./run-cli.ts"
+
+const V = "/2025-10-13"
+const endpointsDir = join(repoRoot, "packages", "core", "src", "endpoints")
+
+type Entry = { data: Record<string, unknown>; query: boolean; body: boolean; declared: [string, string, number] }
+
+describe("the CLI bundle's endpoint table, loaded group by group", () => {
+  it("is made from the source table: each endpoint's data, whether it has a query and a body, and where it is declared", async () => {
+    const manifest = (await endpointManifest(build, repoRoot)) as ReadonlyArray<Entry>
+    expect(manifest).toHaveLength(endpoints.length)
+    for (const [i, e] of endpoints.entries()) {
+      const { run: _run, query, body, ...data } = e as typeof e & { query?: unknown; body?: unknown }
+      const entry = manifest[i]!
+      expect(entry.data).toEqual(data)
+      expect([e.operationId, entry.query, entry.body]).toEqual([e.operationId, query !== undefined, body !== undefined])
+      const [file, name, index] = entry.declared
+      const declaring = (await import(pathToFileURL(join(endpointsDir, file)).href)) as Record<string, ReadonlyArray<unknown>>
+      expect(declaring[name]![index], e.operationId).toBe(e)
+    }
+  }, 60_000)
+
+  it("serves the same OpenAPI document as the sources: every path, flag and request schema", async () => {
+    const cli = await startCli(["serve", "--port", "0", "--db", ":memory:"])
+    try {
+      const origin = /listening on (http:\/\/[^/\s]+)/.exec(cli.banner)![1]!
+      const served = await (await fetch(`${origin}/openapi.json`)).json()
+      expect(served).toEqual(JSON.parse(JSON.stringify(openApiDocument(routes, V))))
+    } finally {
+      await cli.stop()
+    }
+  }, 60_000)
+
+  it("a start evaluates no group's endpoints; a group's first request evaluates that group, the served document those whose request schemas it publishes", async () => {
+    await runCli(["build"]) // the dev bundle, current
+    const dir = tempDir()
+    mkdirSync(join(dir, "dist"))
+    // The bundle reads its version from the package.json beside its folder.
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ version: "0.0.0-probe" }))
+    // esbuild's lazy module initialiser, recording each module it evaluates; SIGUSR2 writes the list
+    // (aside, then renamed: the test never reads it half-written).
+    const helper = "var __esm = (fn, res, err) => function __init() {\n"
+    const text = readFileSync(join(repoRoot, "packages", "cli", "dev", "tessera.cjs"), "latin1")
+    expect(text).toContain(helper)
+    const evaluated = join(dir, "evaluated.json")
+    const probe = text
+      .replace(helper, `${helper}  if (fn) (globalThis.__evaluated ??= []).push(__getOwnPropNames(fn)[0]);\n`)
+      .replace("var __tesseraBundleUrl", `process.on("SIGUSR2", () => { const fs = require("node:fs"); fs.writeFileSync(${JSON.stringify(`${evaluated}.tmp`)}, JSON.stringify(globalThis.__evaluated ?? [])); fs.renameSync(${JSON.stringify(`${evaluated}.tmp`)}, ${JSON.stringify(evaluated)}) });\nvar __tesseraBundleUrl`)
+    writeFileSync(join(dir, "dist", "tessera.cjs"), probe)
+
+    const groupFiles = [...new Set((readFileSync(join(endpointsDir, "table.ts"), "utf8").match(/from "\.\/[^"]+"/g) ?? []).map((s) => s.slice(6, -1)))]
+    expect(groupFiles.length).toBeGreaterThan(20)
+    const child: ChildProcess = spawn(process.execPath, [join(dir, "dist", "tessera.cjs"), "serve", "--port", "0", "--db", ":memory:", "--client-id", "probe"], {
+      cwd: dir,
+      env: { ...process.env, TESSERA_CLIENT_SECRET: "probe-secret", TESSERA_LOG: "off" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let out = ""
+        child.stdout!.on("data", (d: Buffer) => {
+          out += d.toString()
+          const m = /listening on (http:\/\/[^/\s]+)/.exec(out)
+          if (m !== null && /ready in/.test(out)) resolve(m[1]!)
+        })
+        child.once("exit", (code) => reject(new Error(`exited ${code}`)))
+      })
+      const groupsEvaluated = async () => {
+        const before = readFileSafe(evaluated)
+        child.kill("SIGUSR2")
+        for (let i = 0; i < 200 && readFileSafe(evaluated) === before; i++) await new Promise((r) => setTimeout(r, 10))
+        const modules = JSON.parse(readFileSafe(evaluated)!) as ReadonlyArray<string>
+        return groupFiles.filter((f) => modules.includes(`packages/core/src/endpoints/${f.slice(2)}`))
+      }
+      expect(await groupsEvaluated()).toEqual([])
+      const auth = { authorization: `Basic ${Buffer.from("probe:probe-secret").toString("base64")}` }
+      const res = await fetch(`${origin}${V}/customers`, { headers: auth })
+      expect(res.status).toBe(200)
+      expect(await groupsEvaluated()).toEqual(["./customers.ts"])
+      // A group's endpoints answer as declared once loaded: an unknown stablecoin is the declared 404.
+      const missing = await fetch(`${origin}${V}/stablecoins/Stablecoin:00000000-0000-4000-8000-000000000000`, { headers: auth })
+      expect(missing.status).toBe(404)
+      expect(await groupsEvaluated()).toEqual(["./customers.ts", "./stablecoins.ts"])
+      // The document reads the request schema of every endpoint that publishes its own.
+      const published = new Set<string>(["./customers.ts", "./stablecoins.ts"])
+      for (const f of groupFiles) {
+        const declaring = (await import(pathToFileURL(join(endpointsDir, f)).href)) as Record<string, unknown>
+        const declared = Object.values(declaring).filter(Array.isArray).flat() as ReadonlyArray<{ body?: unknown; documentBody?: boolean }>
+        if (declared.some((e) => e.body !== undefined && e.documentBody !== false)) published.add(f)
+      }
+      expect(published.size).toBeGreaterThan(10)
+      expect(published.size).toBeLessThan(groupFiles.length)
+      expect((await fetch(`${origin}/openapi.json`)).status).toBe(200)
+      expect(await groupsEvaluated()).toEqual(groupFiles.filter((f) => published.has(f)))
+    } finally {
+      child.kill("SIGTERM")
+    }
+  }, 60_000)
+})
+
+const readFileSafe = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch {
+    return undefined
+  }
+}
