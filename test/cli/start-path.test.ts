@@ -1,6 +1,6 @@
 // What `tessera serve` loads at start: nothing that only tests need (issue 15), whether through
 // the CLI bundle or through a package's public entry point, and never a code cache of another bundle.
-import { execFileSync } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -120,6 +120,52 @@ describe("the CLI bundle's code cache", () => {
     expect(run(file)).toBe("first")
     writeFileSync(file, second)
     expect(run(file)).toBe("other")
+  }, 30_000)
+
+  // A server bundle: `/` runs one function, `/other` another, large, compiled only when called.
+  const serverBundle = () => {
+    const code = `const http = require("node:http")
+const first = () => 1
+const other = (x) => { ${Array.from({ length: 300 }, (_, i) => `x = (x * ${i + 3} + ${i}) % 1000003;`).join(" ")} return x }
+const server = http.createServer((req, res) => res.end(String(req.url === "/other" ? other(7) : first())))
+server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port))
+process.on("SIGTERM", () => server.close())
+`
+    return `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`
+  }
+  /** Starts the server bundle at `file`, asks for `paths` one after the other, waits `lingerMs`, stops it. */
+  const serveOnce = async (file: string, paths: ReadonlyArray<string>, lingerMs: number) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", `(await import(${JSON.stringify(loader)})).compileBundle(${JSON.stringify(file)}).run()`], { stdio: ["ignore", "pipe", "inherit"] })
+    const exited = new Promise<void>((r) => child.once("exit", () => r()))
+    const port = await new Promise<string>((resolve) => {
+      let out = ""
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString()
+        const m = /PORT (\d+)/.exec(out)
+        if (m !== null) resolve(m[1]!)
+      })
+    })
+    for (const path of paths) expect(await (await fetch(`http://127.0.0.1:${port}${path}`)).text()).toMatch(/^\d+$/)
+    await new Promise((r) => setTimeout(r, lingerMs))
+    child.kill("SIGTERM")
+    await exited
+    return readFileSync(`${file}.cache`)
+  }
+
+  it("holds what the start and its first answer compiled, not what later requests compile", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-cache-"))
+    const [one, two, other] = ["one", "two", "other"].map((name) => join(dir, `${name}.cjs`))
+    for (const file of [one, two, other]) writeFileSync(file, serverBundle())
+    // One answer, then the exit: the cache of a start and its first answer (V8's bytes differ
+    // from run to run, their amount does not).
+    const firstOnly = (await serveOnce(one, ["/"], 0)).length
+    // The first answer's route is in it: a start whose first answer was the large route's
+    // leaves a cache larger by that route's compiled code.
+    const withOther = (await serveOnce(other, ["/other"], 0)).length
+    expect(withOther).toBeGreaterThan(firstOnly + 2000)
+    // A second route asked right after the first answer, and the process kept past the 1.5 s at
+    // which a cache used to be written: the second route's code is not in it.
+    expect((await serveOnce(two, ["/", "/other"], 1700)).length).toBeLessThan((firstOnly + withOther) / 2)
   }, 30_000)
 })
 

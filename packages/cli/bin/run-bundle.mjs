@@ -2,13 +2,14 @@
 // Compiling the bundle's functions took about a third of a cold start; V8 can store what it
 // compiled and reuse it, but Node offers that for ES modules only from 22.1 on
 // (module.enableCompileCache), so the bundle is a script compiled here with vm.Script, and the
-// cache is written beside it once the server has started (and answered its first requests), or
+// cache is written beside it once the server has started and answered its first request, or
 // when the process exits before that.
 //
 // The bundle's first line is `// tessera-bundle <sha256 of the rest>`. The cache file starts with
 // the id of the bundle it was made from: V8 itself checks only the source's length, so an id
 // match is what keeps a cache of an older bundle from ever being used. Where the bundle's folder is
 // not writable (a system-wide install) the cache is simply not kept.
+import { subscribe, unsubscribe } from "node:diagnostics_channel"
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname } from "node:path"
@@ -17,8 +18,10 @@ import vm from "node:vm"
 
 const HEADER = "// tessera-bundle "
 const ID_LENGTH = 64
-// Long enough for the server to be up and its first requests answered, so what they compiled is kept.
+// Long enough for the server to be up; the first answer, when it comes sooner, writes the cache then.
 const CACHE_AFTER_MS = 1500
+// node:http publishes each answer it has sent on this channel (since Node 15.1).
+const ANSWERED = "http.server.response.finish"
 
 /** The bundle's text. It is ASCII (esbuild's charset "ascii"), so latin1 reads it as UTF-8 would, faster. */
 export const readBundle = (file) => readFileSync(file, "latin1")
@@ -97,14 +100,20 @@ export const compileBundle = (file, source = readBundle(file)) => {
       const module = { exports: {} }
       script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
       if (id !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
-        // Once: after the first requests, or at exit if that comes first (a short-lived process
-        // such as a benchmark's, stopped right after its first answer, still leaves a cache).
+        // Once, at the first of: the first answer sent (once it is on its way), 1.5 s, the exit.
+        // V8 keeps in a cache every function compiled so far and reads all of it back at each
+        // start, so a cache written later, after a burst of requests to many routes (a test
+        // suite's), made every later start slower (~4 ms for a third more of it, DECISIONS #500);
+        // written at the first answer it holds the start and one request, whoever made it.
         let written = false
         const write = () => {
           if (written) return
           written = true
+          unsubscribe(ANSWERED, answered)
           writeCache(cacheFile, id, script)
         }
+        const answered = () => setImmediate(write)
+        subscribe(ANSWERED, answered)
         setTimeout(write, CACHE_AFTER_MS).unref()
         process.once("exit", write)
       }
