@@ -1,6 +1,6 @@
 // One esbuild bundle of the CLI (packages/cli/src/cli-entry.ts and everything it imports but
 // better-sqlite3), for the two places that start the CLI fast: the dev runner in a checkout
-// (scripts/dev-cli.mjs) and the published `tessera` package (scripts/pack-all.mjs). Loading ~300
+// (scripts/dev-cli.cjs) and the published `tessera` package (scripts/pack-all.mjs). Loading ~300
 // separate ES modules (Effect's among them) costs about twice the bundle's start time.
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -271,7 +271,7 @@ const withSqliteAddon = (entry) => ({
 })
 
 /**
- * Builds the bundle into `outfile`: CommonJS, so that packages/cli/bin/run-bundle.mjs can compile
+ * Builds the bundle into `outfile`: CommonJS, so that packages/cli/bin/run-bundle.cjs can compile
  * it as a script with V8's code cache, and ASCII, so that it reads as latin1. Its first line is
  * `// tessera-bundle <id>`, the SHA-256 of the rest, which ties a code cache to the bundle it came
  * from. `sqlite` says how the bundle gets better-sqlite3: "package" keeps the bare

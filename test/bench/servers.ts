@@ -11,7 +11,7 @@ import type { BareConfig } from "./capture.ts"
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const CLI = join(repoRoot, "packages/cli/bin/tessera.mjs")
-/** The bundle `CLI` runs in a checkout (scripts/dev-cli.mjs), its code cache beside it. */
+/** The bundle `CLI` runs in a checkout (scripts/dev-cli.cjs), its code cache beside it. */
 export const CLI_BUNDLE = join(repoRoot, "packages/cli/dev/tessera.cjs")
 const bareBundle = join(here, "dist", "bare-server.mjs")
 export const bareStart = join(here, "dist", "bare-start.mjs")

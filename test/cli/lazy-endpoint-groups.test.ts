@@ -17,11 +17,9 @@ import { runCli, startCli, tempDir } from "./run-cli.ts"
 const V = "/2025-10-13"
 const endpointsDir = join(repoRoot, "packages", "core", "src", "endpoints")
 
-type Entry = { data: Record<string, unknown>; query: boolean; body: boolean; declared: [string, string, number] }
-
 describe("the CLI bundle's endpoint table, loaded group by group", () => {
   it("is made from the source table: each endpoint's data, whether it has a query and a body, and where it is declared", async () => {
-    const manifest = (await endpointManifest(build, repoRoot)) as ReadonlyArray<Entry>
+    const manifest = await endpointManifest(build, repoRoot)
     expect(manifest).toHaveLength(endpoints.length)
     for (const [i, e] of endpoints.entries()) {
       const { run: _run, query, body, ...data } = e as typeof e & { query?: unknown; body?: unknown }

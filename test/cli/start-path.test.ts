@@ -97,7 +97,7 @@ describe("the server's start path", () => {
 })
 
 describe("the CLI bundle's code cache", () => {
-  const loader = join(repoRoot, "packages", "cli", "bin", "run-bundle.mjs")
+  const loader = join(repoRoot, "packages", "cli", "bin", "run-bundle.cjs")
   // A bundle as bundleCli writes it: the id line, then CommonJS (its process exits at once, and
   // the loader writes the cache as it exits).
   const bundleSaying = (word: string) => {
@@ -154,7 +154,7 @@ process.on("SIGTERM", () => server.close())
 
   it("holds what the start and its first answer compiled, not what later requests compile", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tessera-cache-"))
-    const [one, two, other] = ["one", "two", "other"].map((name) => join(dir, `${name}.cjs`))
+    const [one, two, other] = [join(dir, "one.cjs"), join(dir, "two.cjs"), join(dir, "other.cjs")] as const
     for (const file of [one, two, other]) writeFileSync(file, serverBundle())
     // One answer, then the exit: the cache of a start and its first answer (V8's bytes differ
     // from run to run, their amount does not).
@@ -170,7 +170,7 @@ process.on("SIGTERM", () => server.close())
 })
 
 describe("node's own code cache at start", () => {
-  // The CLI sets a V8 flag before it compiles its bundle (run-bundle.mjs). V8 then rejects the
+  // The CLI sets a V8 flag before it compiles its bundle (run-bundle.cjs). V8 then rejects the
   // code cache node ships for its own modules, so each one loaded afterwards is compiled from
   // source; every built-in module a start needs is loaded before the flag (DECISIONS #490).
   const probe = join(repoRoot, "test", "cli", "fixtures", "after-flag-probe.cjs")

@@ -9,12 +9,17 @@
 // the id of the bundle it was made from: V8 itself checks only the source's length, so an id
 // match is what keeps a cache of an older bundle from ever being used. Where the bundle's folder is
 // not writable (a system-wide install) the cache is simply not kept.
-import { subscribe, unsubscribe } from "node:diagnostics_channel"
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { dirname } from "node:path"
-import v8 from "node:v8"
-import vm from "node:vm"
+//
+// CommonJS, as the dev runner is: each ES module a start loads costs it more than a CommonJS
+// one does (node's loader resolves and links them asynchronously, reading files in its thread
+// pool), ~4 ms for these two (DECISIONS #501).
+"use strict"
+const { subscribe, unsubscribe } = require("node:diagnostics_channel")
+const { readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs")
+const { createRequire } = require("node:module")
+const { dirname } = require("node:path")
+const v8 = require("node:v8")
+const vm = require("node:vm")
 
 const HEADER = "// tessera-bundle "
 const ID_LENGTH = 64
@@ -24,10 +29,10 @@ const CACHE_AFTER_MS = 1500
 const ANSWERED = "http.server.response.finish"
 
 /** The bundle's text. It is ASCII (esbuild's charset "ascii"), so latin1 reads it as UTF-8 would, faster. */
-export const readBundle = (file) => readFileSync(file, "latin1")
+const readBundle = (file) => readFileSync(file, "latin1")
 
 /** The bundle's id, from its first line; undefined for a file without the header. */
-export const bundleId = (source) => (source.startsWith(HEADER) ? source.slice(HEADER.length, HEADER.length + ID_LENGTH) : undefined)
+const bundleId = (source) => (source.startsWith(HEADER) ? source.slice(HEADER.length, HEADER.length + ID_LENGTH) : undefined)
 
 const readCache = (cacheFile, id) => {
   try {
@@ -73,9 +78,8 @@ let heapTuned = false
 const tuneHeap = () => {
   if (heapTuned) return
   heapTuned = true
-  const load = createRequire(import.meta.url)
-  for (const id of STARTUP_BUILTINS) load(id)
-  void load("node:util").parseArgs
+  for (const id of STARTUP_BUILTINS) require(id)
+  void require("node:util").parseArgs
   v8.setFlagsFromString("--semi-space-growth-factor=16")
 }
 
@@ -84,7 +88,7 @@ const tuneHeap = () => {
  * function that runs it. Compiling and running are apart so that the dev runner can check the
  * bundle is up to date while V8 compiles.
  */
-export const compileBundle = (file, source = readBundle(file)) => {
+const compileBundle = (file, source = readBundle(file)) => {
   tuneHeap()
   const id = bundleId(source)
   const cacheFile = `${file}.cache`
@@ -120,3 +124,5 @@ export const compileBundle = (file, source = readBundle(file)) => {
     }
   }
 }
+
+module.exports = { bundleId, compileBundle, readBundle }

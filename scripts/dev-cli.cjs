@@ -4,19 +4,21 @@
 // a second; the bundle, compiled through V8's code cache, starts in a small fraction of that
 // (README, "Cold start"). `pnpm start` and `packages/cli/bin/tessera.mjs` in a checkout come here;
 // an installed `tessera` runs the bundle scripts/pack-all.mjs put in its dist/ (both from
-// scripts/bundle-cli.mjs, both loaded by packages/cli/bin/run-bundle.mjs).
-// `node scripts/dev-cli.mjs build` only refreshes the bundle (the root `prepare` script runs it).
-import { statSync } from "node:fs"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { compileBundle, readBundle } from "../packages/cli/bin/run-bundle.mjs"
+// scripts/bundle-cli.mjs, both loaded by packages/cli/bin/run-bundle.cjs).
+// `node scripts/dev-cli.cjs build` only refreshes the bundle (the root `prepare` script runs it).
+// CommonJS, like run-bundle.cjs, so that a start loads no ES module but the binary's own
+// (DECISIONS #501); the bundling scripts, ES modules, are imported only to rebuild.
+"use strict"
+const { renameSync, rmSync, statSync } = require("node:fs")
+const { createRequire } = require("node:module")
+const { dirname, join } = require("node:path")
+const { compileBundle, readBundle } = require("../packages/cli/bin/run-bundle.cjs")
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)))
+const root = dirname(__dirname)
 const bundle = join(root, "packages", "cli", "dev", "tessera.cjs")
 // The bundling scripts' own changes (bundle options) count as a change too, and so does the
 // lockfile: an upgraded dependency (Effect, noble) is bundled code as much as the sources are.
-const scripts = [fileURLToPath(import.meta.url), join(root, "scripts", "bundle-cli.mjs"), join(root, "pnpm-lock.yaml")]
+const scripts = [__filename, join(root, "scripts", "bundle-cli.mjs"), join(root, "scripts", "lazy-endpoint-groups.mjs"), join(root, "scripts", "effect-schema-constructors.mjs"), join(root, "pnpm-lock.yaml")]
 
 const build = async () => {
   const { bundleCli } = await import("./bundle-cli.mjs")
@@ -26,7 +28,6 @@ const build = async () => {
   const aside = `${bundle}.${process.pid}.tmp`
   const sqlite = createRequire(join(root, "packages", "adapter-sqlite", "package.json")).resolve("better-sqlite3")
   await bundleCli({ outfile: aside, sqlite, listSources: true })
-  const { renameSync, rmSync } = await import("node:fs")
   renameSync(aside, bundle)
   // The ES-module bundle of earlier checkouts, no longer run.
   rmSync(join(dirname(bundle), "tessera.mjs"), { force: true })
@@ -61,12 +62,12 @@ const current = () => {
   }
 }
 
+// A failed build rejects: node reports it and exits non-zero, as the top-level await of the ES
+// module this was did.
 if (process.argv[2] === "build") {
-  if (current() === undefined) await build()
+  if (current() === undefined) void build()
 } else {
   const source = current()
-  if (source === undefined) {
-    await build()
-    compileBundle(bundle).run()
-  } else compileBundle(bundle, source).run()
+  if (source === undefined) void build().then(() => compileBundle(bundle).run())
+  else compileBundle(bundle, source).run()
 }
