@@ -62,12 +62,16 @@ const current = () => {
   }
 }
 
-// A failed build rejects: node reports it and exits non-zero, as the top-level await of the ES
-// module this was did.
+// A failed build is reported and the process exits non-zero, whatever node's
+// --unhandled-rejections mode.
+const failed = (e) => {
+  console.error(e)
+  process.exitCode = 1
+}
 if (process.argv[2] === "build") {
-  if (current() === undefined) void build()
+  if (current() === undefined) build().catch(failed)
 } else {
   const source = current()
-  if (source === undefined) void build().then(() => compileBundle(bundle).run())
+  if (source === undefined) build().then(() => compileBundle(bundle).run(), failed)
   else compileBundle(bundle, source).run()
 }

@@ -52,10 +52,19 @@ module.exports = endpoints.map((e) => {
   })
   const module = { exports: {} }
   vm.runInThisContext(`(function (exports, require, module) {${result.outputFiles[0].text}\n})`)(module.exports, createRequire(join(dir, "table.ts")), module)
-  // The stand-ins carry the data as JSON: a value JSON would change (a function, undefined) fails the build.
+  // The stand-ins carry the data as JSON: a value JSON would change or refuse (a function,
+  // undefined, a BigInt) fails the build, naming the endpoint and the field.
   for (const { data } of module.exports)
-    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(data)), { ...data }))
-      throw new Error(`scripts/lazy-endpoint-groups.mjs: ${data.operationId} declares a value JSON cannot carry; the stand-ins need revisiting`)
+    for (const [field, value] of Object.entries(data)) {
+      let carried
+      try {
+        carried = JSON.parse(JSON.stringify({ value })).value
+      } catch {
+        carried = Symbol("refused")
+      }
+      if (!isDeepStrictEqual(carried, value))
+        throw new Error(`scripts/lazy-endpoint-groups.mjs: ${data.operationId} declares a ${field} JSON cannot carry; the stand-ins need revisiting`)
+    }
   return module.exports
 }
 

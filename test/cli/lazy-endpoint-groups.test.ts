@@ -12,6 +12,8 @@ import { routes } from "@tessera/adapter-http"
 import { openApiDocument } from "@tessera/adapter-http/openapi"
 import { endpointManifest } from "../../scripts/lazy-endpoint-groups.mjs"
 import { repoRoot } from "../support/paths.ts"
+import { checkedRequester } from "../support/server.ts"
+import { loginWithOtp, newWallet, retry } from "../support/wallet.ts"
 import { runCli, startCli, tempDir } from "./run-cli.ts"
 
 const V = "/2025-10-13"
@@ -106,6 +108,44 @@ describe("the CLI bundle's endpoint table, loaded group by group", () => {
       expect(await groupsEvaluated()).toEqual(groupFiles.filter((f) => published.has(f)))
     } finally {
       child.kill("SIGTERM")
+    }
+  }, 60_000)
+})
+
+describe("a signed operation held before a restart, in the CLI bundle", () => {
+  // Reconciliation runs a held request by its kind (spec, still-processing 4). The kinds used to
+  // be registered by their modules as they loaded, so in the bundle, where a group loads at its
+  // first request, a process that had not served a kind's group skipped its holds (#503).
+  it("settles when another group lists the account's credentials, though its own group has not loaded", async () => {
+    const db = join(tempDir(), "held.sqlite")
+    const args = ["serve", "--port", "0", "--db", db, "--clock", "virtual"]
+    const client = (banner: string) => {
+      const origin = /listening on (http:\/\/[^/\s]+)/.exec(banner)![1]!
+      return { request: checkedRequester(origin, `Basic ${Buffer.from("sandbox-client-id:sandbox-client-secret").toString("base64")}`) }
+    }
+    const first = await startCli(args)
+    let wallet: Awaited<ReturnType<typeof newWallet>>
+    const path = (id: string) => `${V}/internal-accounts/${id}`
+    try {
+      const a = client(first.banner)
+      wallet = await newWallet(a)
+      const { key } = await loginWithOtp(a, wallet.emailCredentialId)
+      expect((await a.request("POST", `${V}/sandbox/processing`, { body: { operations: 1, seconds: 5 } })).status).toBe(200)
+      const challenge = await a.request("PATCH", path(wallet.accountId), { body: { privateEnabled: true } })
+      expect((await retry(a, "PATCH", path(wallet.accountId), challenge, key, { privateEnabled: true })).body.status).toBe("PROCESSING")
+    } finally {
+      await first.stop()
+    }
+    const second = await startCli(args)
+    try {
+      const b = client(second.banner)
+      expect((await b.request("POST", `${V}/sandbox/clock/advance`, { body: { seconds: 5 } })).status).toBe(200)
+      // The wallet-auth group's listing reconciles; the internal-accounts group is not loaded yet.
+      expect((await b.request("GET", `${V}/auth/credentials?accountId=${wallet.accountId}`)).status).toBe(200)
+      const accounts = await b.request("GET", `${V}/customers/internal-accounts?customerId=${wallet.customerId}`)
+      expect(accounts.body.data[0]).toMatchObject({ id: wallet.accountId, privateEnabled: true })
+    } finally {
+      await second.stop()
     }
   }, 60_000)
 })

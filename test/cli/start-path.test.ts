@@ -98,34 +98,12 @@ describe("the server's start path", () => {
 
 describe("the CLI bundle's code cache", () => {
   const loader = join(repoRoot, "packages", "cli", "bin", "run-bundle.cjs")
-  // A bundle as bundleCli writes it: the id line, then CommonJS (its process exits at once, and
-  // the loader writes the cache as it exits).
-  const bundleSaying = (word: string) => {
-    const code = `console.log(${JSON.stringify(word)})\n`
-    return `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`
-  }
-  const run = (file: string) =>
-    execFileSync(process.execPath, ["--input-type=module", "-e", `(await import(${JSON.stringify(loader)})).compileBundle(${JSON.stringify(file)}).run()`], {
-      encoding: "utf8"
-    }).trim()
-
-  it("is written beside the bundle, and never used for another bundle of the same length", () => {
-    const file = join(mkdtempSync(join(tmpdir(), "tessera-cache-")), "tessera.cjs")
-    const first = bundleSaying("first")
-    const second = bundleSaying("other")
-    expect(second.length).toBe(first.length) // V8 alone would take the first one's cache for it
-    writeFileSync(file, first)
-    expect(run(file)).toBe("first")
-    expect(existsSync(`${file}.cache`)).toBe(true)
-    expect(run(file)).toBe("first")
-    writeFileSync(file, second)
-    expect(run(file)).toBe("other")
-  }, 30_000)
-
-  // A server bundle: `/` runs one function, `/other` another, large, compiled only when called.
-  const serverBundle = () => {
+  const loaderArgs = (file: string) => ["--input-type=module", "-e", `(await import(${JSON.stringify(loader)})).compileBundle(${JSON.stringify(file)}).run()`]
+  // A bundle as bundleCli writes it (the id line, then CommonJS): a server whose `/` answers
+  // `word` and whose `/other` runs a large function, compiled only when called.
+  const serverBundle = (word = "1") => {
     const code = `const http = require("node:http")
-const first = () => 1
+const first = () => ${JSON.stringify(word)}
 const other = (x) => { ${Array.from({ length: 300 }, (_, i) => `x = (x * ${i + 3} + ${i}) % 1000003;`).join(" ")} return x }
 const server = http.createServer((req, res) => res.end(String(req.url === "/other" ? other(7) : first())))
 server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port))
@@ -133,9 +111,12 @@ process.on("SIGTERM", () => server.close())
 `
     return `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`
   }
-  /** Starts the server bundle at `file`, asks for `paths` one after the other, waits `lingerMs`, stops it. */
+  /**
+   * Starts the server bundle at `file`, asks for `paths` one after the other, waits `lingerMs`,
+   * stops it; the answers, and the cache beside the bundle then (undefined when there is none).
+   */
   const serveOnce = async (file: string, paths: ReadonlyArray<string>, lingerMs: number) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", `(await import(${JSON.stringify(loader)})).compileBundle(${JSON.stringify(file)}).run()`], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, loaderArgs(file), { stdio: ["ignore", "pipe", "inherit"] })
     const exited = new Promise<void>((r) => child.once("exit", () => r()))
     const port = await new Promise<string>((resolve) => {
       let out = ""
@@ -145,12 +126,26 @@ process.on("SIGTERM", () => server.close())
         if (m !== null) resolve(m[1]!)
       })
     })
-    for (const path of paths) expect(await (await fetch(`http://127.0.0.1:${port}${path}`)).text()).toMatch(/^\d+$/)
+    const answers: Array<string> = []
+    for (const path of paths) answers.push(await (await fetch(`http://127.0.0.1:${port}${path}`)).text())
     await new Promise((r) => setTimeout(r, lingerMs))
     child.kill("SIGTERM")
     await exited
-    return readFileSync(`${file}.cache`)
+    return { answers, cache: existsSync(`${file}.cache`) ? readFileSync(`${file}.cache`) : undefined }
   }
+
+  it("is written beside the bundle, and never used for another bundle of the same length", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tessera-cache-")), "tessera.cjs")
+    const first = serverBundle("first")
+    const second = serverBundle("other")
+    expect(second.length).toBe(first.length) // V8 alone would take the first one's cache for it
+    writeFileSync(file, first)
+    expect((await serveOnce(file, ["/"], 0)).answers).toEqual(["first"])
+    expect(existsSync(`${file}.cache`)).toBe(true)
+    expect((await serveOnce(file, ["/"], 0)).answers).toEqual(["first"])
+    writeFileSync(file, second)
+    expect((await serveOnce(file, ["/"], 0)).answers).toEqual(["other"])
+  }, 30_000)
 
   it("holds what the start and its first answer compiled, not what later requests compile", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tessera-cache-"))
@@ -158,14 +153,22 @@ process.on("SIGTERM", () => server.close())
     for (const file of [one, two, other]) writeFileSync(file, serverBundle())
     // One answer, then the exit: the cache of a start and its first answer (V8's bytes differ
     // from run to run, their amount does not).
-    const firstOnly = (await serveOnce(one, ["/"], 0)).length
+    const firstOnly = (await serveOnce(one, ["/"], 0)).cache!.length
     // The first answer's route is in it: a start whose first answer was the large route's
     // leaves a cache larger by that route's compiled code.
-    const withOther = (await serveOnce(other, ["/other"], 0)).length
+    const withOther = (await serveOnce(other, ["/other"], 0)).cache!.length
     expect(withOther).toBeGreaterThan(firstOnly + 2000)
     // A second route asked right after the first answer, and the process kept past the 1.5 s at
     // which a cache used to be written: the second route's code is not in it.
-    expect((await serveOnce(two, ["/", "/other"], 1700)).length).toBeLessThan((firstOnly + withOther) / 2)
+    expect((await serveOnce(two, ["/", "/other"], 1700)).cache!.length).toBeLessThan((firstOnly + withOther) / 2)
+  }, 30_000)
+
+  it("is not written by a process that answers nothing and ends before 1.5 s (`--version`, a refused start)", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tessera-cache-")), "tessera.cjs")
+    const code = 'console.log("0.0.0")\n'
+    writeFileSync(file, `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`)
+    expect(execFileSync(process.execPath, loaderArgs(file), { encoding: "utf8" }).trim()).toBe("0.0.0")
+    expect(existsSync(`${file}.cache`)).toBe(false)
   }, 30_000)
 })
 

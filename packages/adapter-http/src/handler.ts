@@ -98,9 +98,11 @@ const servedOpenApi = (_engine: Engine, respond: (res: HttpResponse) => void) =>
   openapi ??= import("./openapi/document.ts").then((m) => JSON.stringify(m.openApiDocument(routes, BASE_PATH)))
   openapi.then(
     (body) => respond({ status: 200, headers: jsonHeaders(), body }),
-    () => {
-      // Not kept: a later request tries again. Answered at once, never left hanging.
+    (e: unknown) => {
+      // Not kept: a later request tries again. Answered at once, never left hanging; said in the
+      // log, as any other 500 is (in the CLI's bundle a group's modules first load here, #499).
       openapi = undefined
+      logError("openapi document failed", { cause: e instanceof Error ? (e.stack ?? e.message) : String(e) })
       respond(envelopeResponse(internalErrorEnvelope()))
     }
   )

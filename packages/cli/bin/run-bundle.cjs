@@ -2,8 +2,8 @@
 // Compiling the bundle's functions took about a third of a cold start; V8 can store what it
 // compiled and reuse it, but Node offers that for ES modules only from 22.1 on
 // (module.enableCompileCache), so the bundle is a script compiled here with vm.Script, and the
-// cache is written beside it once the server has started and answered its first request, or
-// when the process exits before that.
+// cache is written beside it once the server has started and answered its first request (or
+// 1.5 s after the start, whichever comes first).
 //
 // The bundle's first line is `// tessera-bundle <sha256 of the rest>`. The cache file starts with
 // the id of the bundle it was made from: V8 itself checks only the source's length, so an id
@@ -104,11 +104,14 @@ const compileBundle = (file, source = readBundle(file)) => {
       const module = { exports: {} }
       script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
       if (id !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
-        // Once, at the first of: the first answer sent (once it is on its way), 1.5 s, the exit.
-        // V8 keeps in a cache every function compiled so far and reads all of it back at each
-        // start, so a cache written later, after a burst of requests to many routes (a test
-        // suite's), made every later start slower (~4 ms for a third more of it, DECISIONS #500);
-        // written at the first answer it holds the start and one request, whoever made it.
+        // Once, at the first of: the first answer sent (once it is on its way), 1.5 s. V8 keeps in
+        // a cache every function compiled so far and reads all of it back at each start, so a
+        // cache written later, after a burst of requests to many routes (a test suite's), made
+        // every later start slower (~4 ms for a third more of it, DECISIONS #500); written at the
+        // first answer it holds the start and one request. Never at exit: a `--version` or a
+        // refused start would leave a cache without the server's code, which every later start
+        // would then compile again (#503). The write takes a few ms, once per bundle: the
+        // request after the first answer may wait that long.
         let written = false
         const write = () => {
           if (written) return
@@ -119,7 +122,6 @@ const compileBundle = (file, source = readBundle(file)) => {
         const answered = () => setImmediate(write)
         subscribe(ANSWERED, answered)
         setTimeout(write, CACHE_AFTER_MS).unref()
-        process.once("exit", write)
       }
     }
   }

@@ -13,18 +13,11 @@ export interface SignedOperation<I = unknown> {
   readonly run: (platform: PlatformRecord, input: I) => Effect.Effect<Reply, unknown, never>
 }
 
-const registry = new Map<string, SignedOperation<any>>()
-
-// The operations' requirements are the engine's services; the registry erases them so that
-// signed-retry need not import every operation module (they register themselves).
+// The operations' requirements are the engine's services; a signed operation erases them so that
+// signed-retry need not import every operation module. Which operations exist is listed in
+// operations/common/signed-operations.ts (`signedOperation`), not gathered as modules load.
 export const defineSignedOperation = <I, E, R>(
   kind: string,
   run: (platform: PlatformRecord, input: I) => Effect.Effect<Reply, E, R>,
   options: { readonly reconcilable?: boolean } = {}
-): SignedOperation<I> => {
-  const op: SignedOperation<I> = { kind, reconcilable: options.reconcilable ?? true, run: run as never }
-  registry.set(kind, op)
-  return op
-}
-
-export const signedOperation = (kind: string): SignedOperation | undefined => registry.get(kind)
+): SignedOperation<I> => ({ kind, reconcilable: options.reconcilable ?? true, run: run as never })

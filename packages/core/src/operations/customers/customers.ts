@@ -215,7 +215,7 @@ interface EmailChange {
 }
 
 /** The signed part of an email change: the customer's email and its tied credentials change together. */
-const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: PlatformRecord, input: EmailChange) =>
+export const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: PlatformRecord, input: EmailChange) =>
   Effect.gen(function* () {
     const store = yield* Store
     const current = yield* loadCustomer(platform, input.customerId)

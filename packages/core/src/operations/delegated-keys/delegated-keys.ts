@@ -12,7 +12,7 @@ import { Ids } from "../../ports/ids.ts"
 import { type Page, Store } from "../../ports/store.ts"
 import { accountSession } from "../../signed-retry/authorize.ts"
 import { activityPayload, bodySha256 } from "../../signed-retry/canonical.ts"
-import { reconcileAccount } from "../../signed-retry/reconcile.ts"
+import { reconcileAccount } from "../common/reconcile.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { issueNextLeg, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../../signed-retry/target.ts"
@@ -48,7 +48,7 @@ const noActiveKey = (platform: PlatformRecord, fundingSourceId: string) =>
     if (active.length > 0) return yield* activeKeyExists(active[0]!.id)
   })
 
-const createDelegatedKeyOp = defineSignedOperation(KIND, (platform: PlatformRecord, leg: CreateLeg) =>
+export const createDelegatedKeyOp = defineSignedOperation(KIND, (platform: PlatformRecord, leg: CreateLeg) =>
   Effect.gen(function* () {
     const store = yield* Store
     const now = yield* Clock.currentTimeMillis

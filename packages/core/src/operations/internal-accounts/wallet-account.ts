@@ -19,7 +19,7 @@ import { ephemeralSecret, loadWallet } from "../wallet-auth/wallet-context.ts"
 const mnemonicOf = (accountId: string) =>
   Effect.map(Effect.flatMap(Keys, (k) => k.secret("wallet-seed-hmac", 32)), (key) => walletMnemonic(key, accountId))
 
-const exportOp = defineSignedOperation(
+export const exportOp = defineSignedOperation(
   "exportWallet",
   (platform: PlatformRecord, input: { readonly accountId: string; readonly clientPublicKey: string }) =>
     Effect.gen(function* () {
@@ -60,7 +60,7 @@ export const exportWallet = (platform: PlatformRecord, id: string, body: unknown
     })
   })
 
-const updateOp = defineSignedOperation(
+export const updateOp = defineSignedOperation(
   "updateInternalAccount",
   (platform: PlatformRecord, input: { readonly accountId: string; readonly privateEnabled: boolean }) =>
     Effect.gen(function* () {

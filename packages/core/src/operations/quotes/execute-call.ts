@@ -31,7 +31,7 @@ const executeNow = (platform: PlatformRecord, quoteId: string, scaFactor?: ScaFa
   })
 
 // The spec's seventh signed endpoint: a quote from an embedded wallet is released by the wallet's signature.
-const executeOp = defineSignedOperation("executeQuote", (platform: PlatformRecord, input: { readonly quoteId: string; readonly scaFactor?: ScaFactor }) =>
+export const executeOp = defineSignedOperation("executeQuote", (platform: PlatformRecord, input: { readonly quoteId: string; readonly scaFactor?: ScaFactor }) =>
   executeNow(platform, input.quoteId, input.scaFactor)
 )
 

@@ -45,7 +45,7 @@ export const challengeCredential = (platform: PlatformRecord, id: string, body: 
 
 const decodeVerify = decodeByType(CredentialVerify)
 
-const otpLoginOp = defineSignedOperation("otpLogin", (platform: PlatformRecord, input: { readonly credentialId: string; readonly tek: string }) =>
+export const otpLoginOp = defineSignedOperation("otpLogin", (platform: PlatformRecord, input: { readonly credentialId: string; readonly tek: string }) =>
   Effect.gen(function* () {
     const credential = yield* loadCredential(platform, input.credentialId)
     // The TEK private key is the session signing key: nothing to return but the session.

@@ -14,7 +14,7 @@ import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 import { accountSession } from "../../signed-retry/authorize.ts"
 import { activityPayload } from "../../signed-retry/canonical.ts"
-import { reconcileAccount } from "../../signed-retry/reconcile.ts"
+import { reconcileAccount } from "../common/reconcile.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../../signed-retry/target.ts"
@@ -79,7 +79,7 @@ const describe = (platform: PlatformRecord, body: unknown): Effect.Effect<NewCre
   })
 
 /** Creates the credential (re-checking the rules, which may have changed since the challenge). */
-const createCredentialOp = defineSignedOperation("createCredential", (platform: PlatformRecord, c: NewCredential) =>
+export const createCredentialOp = defineSignedOperation("createCredential", (platform: PlatformRecord, c: NewCredential) =>
   Effect.gen(function* () {
     const existing = yield* credentialsOf(platform, c.accountId)
     yield* checkUnique(existing, c)
@@ -158,7 +158,7 @@ export const listCredentials = (platform: PlatformRecord, query: Record<string, 
     return { data: (yield* credentialsOf(platform, accountId)).map(authMethodView) }
   })
 
-const revokeCredentialOp = defineSignedOperation("revokeCredential", (platform: PlatformRecord, input: { readonly credentialId: string }) =>
+export const revokeCredentialOp = defineSignedOperation("revokeCredential", (platform: PlatformRecord, input: { readonly credentialId: string }) =>
   Effect.gen(function* () {
     const credential = yield* loadCredential(platform, input.credentialId)
     const before: CredentialSet = {

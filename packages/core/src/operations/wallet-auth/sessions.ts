@@ -14,7 +14,7 @@ import { Ids } from "../../ports/ids.ts"
 import { Store } from "../../ports/store.ts"
 import { accountSession } from "../../signed-retry/authorize.ts"
 import { activityPayload } from "../../signed-retry/canonical.ts"
-import { reconcileAccount } from "../../signed-retry/reconcile.ts"
+import { reconcileAccount } from "../common/reconcile.ts"
 import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../../signed-retry/target.ts"
@@ -72,7 +72,7 @@ const activeSession = (platform: PlatformRecord, id: string) =>
     return yield* requireActive(session, yield* Clock.currentTimeMillis)
   })
 
-const revokeSessionOp = defineSignedOperation("revokeSession", (platform: PlatformRecord, input: { readonly sessionId: string }) =>
+export const revokeSessionOp = defineSignedOperation("revokeSession", (platform: PlatformRecord, input: { readonly sessionId: string }) =>
   Effect.gen(function* () {
     const current = yield* loadSession(platform, input.sessionId)
     const revoked = yield* session(current, { _tag: "Revoke" }, yield* Clock.currentTimeMillis)
@@ -110,7 +110,7 @@ export const revokeSession = (platform: PlatformRecord, id: string, headers: Sig
     })
   })
 
-const refreshSessionOp = defineSignedOperation(
+export const refreshSessionOp = defineSignedOperation(
   "refreshSession",
   (platform: PlatformRecord, input: { readonly sessionId: string; readonly clientPublicKey: string }) =>
     Effect.gen(function* () {

@@ -1,10 +1,10 @@
 import { Clock, Effect, Either } from "effect"
-import { SignedRequests } from "../domain/collections.ts"
-import { envelopeOf, isDomainError } from "../domain/envelope.ts"
-import type { PlatformRecord } from "../domain/platform/platform.ts"
-import { Store, StoreError } from "../ports/store.ts"
-import { settleable, signedRequest } from "../machines/signed-request.ts"
-import { signedOperation } from "./registry.ts"
+import { SignedRequests } from "../../domain/collections.ts"
+import { envelopeOf, isDomainError } from "../../domain/envelope.ts"
+import type { PlatformRecord } from "../../domain/platform/platform.ts"
+import { Store, StoreError } from "../../ports/store.ts"
+import { settleable, signedRequest } from "../../machines/signed-request.ts"
+import { signedOperation } from "./signed-operations.ts"
 
 /**
  * The service settles held operations on its own (spec, still-processing 4): before listing an
