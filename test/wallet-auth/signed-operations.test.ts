@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import * as operations from "@tessera/core/operations"
 import { signedOperation, signedOperations } from "@tessera/core/operations"
 import { repoRoot } from "../support/paths.ts"
 
@@ -21,6 +22,11 @@ describe("the signed operations reconciliation knows", () => {
     expect(new Set(kinds).size).toBe(kinds.length)
     for (const kind of kinds) expect(signedOperation(kind)?.kind).toBe(kind)
     expect(signedOperation("noSuchKind")).toBeUndefined()
+  })
+
+  it("are public from @tessera/core/operations, each under its kind's name", () => {
+    const exported = operations as unknown as Record<string, unknown>
+    for (const op of signedOperations()) expect([op.kind, exported[`${op.kind}Op`]]).toEqual([op.kind, op])
   })
 
   it("include the ones that only a re-sent retry may answer, marked so", () => {

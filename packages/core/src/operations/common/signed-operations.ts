@@ -1,8 +1,8 @@
 import type { SignedOperation } from "../../signed-retry/registry.ts"
-import { changeEmailOp } from "../customers/customers.ts"
+import { changeCustomerEmailOp } from "../customers/customers.ts"
 import { createDelegatedKeyOp } from "../delegated-keys/delegated-keys.ts"
-import { exportOp, updateOp } from "../internal-accounts/wallet-account.ts"
-import { executeOp } from "../quotes/execute-call.ts"
+import { exportWalletOp, updateInternalAccountOp } from "../internal-accounts/wallet-account.ts"
+import { executeQuoteOp } from "../quotes/execute-call.ts"
 import { otpLoginOp } from "../wallet-auth/credential-auth.ts"
 import { createCredentialOp, revokeCredentialOp } from "../wallet-auth/credentials.ts"
 import { refreshSessionOp, revokeSessionOp } from "../wallet-auth/sessions.ts"
@@ -13,14 +13,16 @@ import { refreshSessionOp, revokeSessionOp } from "../wallet-auth/sessions.ts"
  * may evaluate a group's modules only at its first request (the CLI's bundle, DECISIONS #499),
  * and a hold made before a restart, by another process on the same database or in an imported
  * state must still settle (#503). A function, read at the first lookup: these modules import
- * reconciliation, so none of them is evaluated yet when this one is.
+ * reconciliation, so none of them is evaluated yet when this one is. Each operation is exported
+ * by its module under its kind's name (`updateInternalAccountOp`), and so is public from
+ * `@tessera/core/operations` as these two functions are.
  */
 export const signedOperations = (): ReadonlyArray<SignedOperation> => [
-  changeEmailOp,
+  changeCustomerEmailOp,
   createDelegatedKeyOp,
-  exportOp,
-  updateOp,
-  executeOp,
+  exportWalletOp,
+  updateInternalAccountOp,
+  executeQuoteOp,
   otpLoginOp,
   createCredentialOp,
   revokeCredentialOp,

@@ -215,7 +215,7 @@ interface EmailChange {
 }
 
 /** The signed part of an email change: the customer's email and its tied credentials change together. */
-export const changeEmailOp = defineSignedOperation("changeCustomerEmail", (platform: PlatformRecord, input: EmailChange) =>
+export const changeCustomerEmailOp = defineSignedOperation("changeCustomerEmail", (platform: PlatformRecord, input: EmailChange) =>
   Effect.gen(function* () {
     const store = yield* Store
     const current = yield* loadCustomer(platform, input.customerId)
@@ -264,7 +264,7 @@ export const updateCustomer = (platform: PlatformRecord, id: string, input: unkn
       ...target,
       body: input,
       headers,
-      operation: changeEmailOp,
+      operation: changeCustomerEmailOp,
       signer: () => accountSession(),
       prepare: Effect.gen(function* () {
         yield* emailTaken(platform, body.email!, current.id)

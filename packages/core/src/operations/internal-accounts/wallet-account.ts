@@ -19,7 +19,7 @@ import { ephemeralSecret, loadWallet } from "../wallet-auth/wallet-context.ts"
 const mnemonicOf = (accountId: string) =>
   Effect.map(Effect.flatMap(Keys, (k) => k.secret("wallet-seed-hmac", 32)), (key) => walletMnemonic(key, accountId))
 
-export const exportOp = defineSignedOperation(
+export const exportWalletOp = defineSignedOperation(
   "exportWallet",
   (platform: PlatformRecord, input: { readonly accountId: string; readonly clientPublicKey: string }) =>
     Effect.gen(function* () {
@@ -44,7 +44,7 @@ export const exportWallet = (platform: PlatformRecord, id: string, body: unknown
       ...target,
       body,
       headers,
-      operation: exportOp,
+      operation: exportWalletOp,
       signer: () => accountSession(),
       prepare: Effect.succeed({
         input: { accountId: wallet.id, clientPublicKey },
@@ -60,7 +60,7 @@ export const exportWallet = (platform: PlatformRecord, id: string, body: unknown
     })
   })
 
-export const updateOp = defineSignedOperation(
+export const updateInternalAccountOp = defineSignedOperation(
   "updateInternalAccount",
   (platform: PlatformRecord, input: { readonly accountId: string; readonly privateEnabled: boolean }) =>
     Effect.gen(function* () {
@@ -83,7 +83,7 @@ export const updateInternalAccount = (platform: PlatformRecord, id: string, body
       ...target,
       body,
       headers,
-      operation: updateOp,
+      operation: updateInternalAccountOp,
       signer: () => accountSession(),
       prepare: Effect.succeed({
         input: { accountId: wallet.id, privateEnabled: input.right.privateEnabled },

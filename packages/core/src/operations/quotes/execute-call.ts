@@ -31,7 +31,7 @@ const executeNow = (platform: PlatformRecord, quoteId: string, scaFactor?: ScaFa
   })
 
 // The spec's seventh signed endpoint: a quote from an embedded wallet is released by the wallet's signature.
-export const executeOp = defineSignedOperation("executeQuote", (platform: PlatformRecord, input: { readonly quoteId: string; readonly scaFactor?: ScaFactor }) =>
+export const executeQuoteOp = defineSignedOperation("executeQuote", (platform: PlatformRecord, input: { readonly quoteId: string; readonly scaFactor?: ScaFactor }) =>
   executeNow(platform, input.quoteId, input.scaFactor)
 )
 
@@ -64,7 +64,7 @@ export const executeQuote = (platform: PlatformRecord, quoteId: string, body: un
         ...target,
         body: body ?? {},
         headers,
-        operation: executeOp,
+        operation: executeQuoteOp,
         // A session on the wallet, or the wallet's ACTIVE delegated key in its place (DECISIONS #265).
         signer: () => accountSigner,
         // A quote that cannot be executed says so now, not after the wallet signed.
