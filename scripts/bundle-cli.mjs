@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { declaredExports, directCoreImports } from "./direct-core-imports.mjs"
 import { plainSchemaConstructors } from "./effect-schema-constructors.mjs"
 import { endpointManifest, withLazyEndpointGroups } from "./lazy-endpoint-groups.mjs"
 
@@ -185,6 +186,14 @@ const perModuleEffectRewrite = (source, path) => {
   return perModuleEffectImports(source, effectIndexes.get(pkg), path)
 }
 
+let coreExports
+/** The adapters' and the CLI's imports of the core's index, as imports of the declaring modules (scripts/direct-core-imports.mjs). */
+const directCoreRewrite = (source, path) => {
+  if (!source.includes('from "@tessera/core"') || /[\\/]packages[\\/]core[\\/]/.test(path)) return source
+  coreExports ??= declaredExports(join(packages, "core", "src", "index.ts"))
+  return directCoreImports(source, coreExports, path)
+}
+
 export const withPerModuleEffectImports = workspaceSources("effect-per-module-imports", [perModuleEffectRewrite])
 
 /**
@@ -303,7 +312,7 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
       withoutFastCheck,
       withLazyClassSchemas,
       withoutFrameProbe,
-      workspaceSources("workspace-sources", [perModuleEffectRewrite, lazyLibraryImports]),
+      workspaceSources("workspace-sources", [directCoreRewrite, perModuleEffectRewrite, lazyLibraryImports]),
       ...(sqlite === "package" ? [] : [withSqliteAddon(sqlite)])
     ],
     // The CLI reads its package.json next to the bundle's folder (src/version.ts).

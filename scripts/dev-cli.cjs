@@ -18,7 +18,7 @@ const root = dirname(__dirname)
 const bundle = join(root, "packages", "cli", "dev", "tessera.cjs")
 // The bundling scripts' own changes (bundle options) count as a change too, and so does the
 // lockfile: an upgraded dependency (Effect, noble) is bundled code as much as the sources are.
-const scripts = [__filename, join(root, "scripts", "bundle-cli.mjs"), join(root, "scripts", "lazy-endpoint-groups.mjs"), join(root, "scripts", "effect-schema-constructors.mjs"), join(root, "pnpm-lock.yaml")]
+const scripts = [__filename, join(root, "scripts", "bundle-cli.mjs"), join(root, "scripts", "lazy-endpoint-groups.mjs"), join(root, "scripts", "effect-schema-constructors.mjs"), join(root, "scripts", "direct-core-imports.mjs"), join(root, "pnpm-lock.yaml")]
 
 const build = async () => {
   const { bundleCli } = await import("./bundle-cli.mjs")

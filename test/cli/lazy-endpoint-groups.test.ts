@@ -59,6 +59,8 @@ describe("the CLI bundle's endpoint table, loaded group by group", () => {
     const evaluated = join(dir, "evaluated.json")
     const probe = text
       .replace(helper, `${helper}  if (fn) (globalThis.__evaluated ??= []).push(__getOwnPropNames(fn)[0]);\n`)
+      // The banner's place in the list: what was evaluated before it is what a start evaluates.
+      .replace("var __tesseraBundleUrl", `{ const write = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => { if (String(c).includes("listening on")) (globalThis.__evaluated ??= []).push("<banner>"); return write(c, ...a) } }\nvar __tesseraBundleUrl`)
       .replace("var __tesseraBundleUrl", `process.on("SIGUSR2", () => { const fs = require("node:fs"); fs.writeFileSync(${JSON.stringify(`${evaluated}.tmp`)}, JSON.stringify(globalThis.__evaluated ?? [])); fs.renameSync(${JSON.stringify(`${evaluated}.tmp`)}, ${JSON.stringify(evaluated)}) });\nvar __tesseraBundleUrl`)
     writeFileSync(join(dir, "dist", "tessera.cjs"), probe)
 
@@ -87,6 +89,15 @@ describe("the CLI bundle's endpoint table, loaded group by group", () => {
         return groupFiles.filter((f) => modules.includes(`packages/core/src/endpoints/${f.slice(2)}`))
       }
       expect(await groupsEvaluated()).toEqual([])
+      // Nor what only the core's index, the outcome timer or a seed file reached (#504): the
+      // adapters import the modules that declare what they use, the timers load theirs at their
+      // first pass, and the state document is loaded to check a seed file.
+      const modules = JSON.parse(readFileSafe(evaluated)!) as ReadonlyArray<string>
+      expect(modules).toContain("<banner>")
+      const atStart = modules.slice(0, modules.indexOf("<banner>"))
+      expect(atStart).toContain("packages/core/src/domain/errors.ts")
+      const notAtStart = ["index.ts", "domain/sandbox/state-document.ts", "operations/transactions/outcomes.ts", "operations/quotes/execute.ts", "domain/external-accounts/variants.ts", "operations/webhooks/delivery.ts"]
+      expect(notAtStart.filter((m) => atStart.includes(`packages/core/src/${m}`))).toEqual([])
       const auth = { authorization: `Basic ${Buffer.from("probe:probe-secret").toString("base64")}` }
       const res = await fetch(`${origin}${V}/customers`, { headers: auth })
       expect(res.status).toBe(200)

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { DUE_RUNNER_INTERVAL_MS, type Engine, runDueSteps, TimeControl } from "@tessera/core"
+import { DUE_RUNNER_INTERVAL_MS, type Engine, TimeControl } from "@tessera/core"
 import { logError } from "./log.ts"
 
 export interface DueRunner {
@@ -23,7 +23,9 @@ export const startDueRunner = (engine: Engine, options: { readonly intervalMs?: 
   let stopped = false
   const tick = (): Promise<number> => {
     if (running !== undefined) return running
-    const pass = engine.run(Effect.zipRight(Effect.flatMap(TimeControl, (c) => c.sync), runDueSteps)).finally(() => {
+    // Loaded at the first pass: the outcome steps reach every money-moving group, which a
+    // server's start has no use for (the CLI bundle then evaluates them here, DECISIONS #504).
+    const pass = import("@tessera/core").then(({ runDueSteps }) => engine.run(Effect.zipRight(Effect.flatMap(TimeControl, (c) => c.sync), runDueSteps))).finally(() => {
       if (running === pass) running = undefined
     })
     running = pass

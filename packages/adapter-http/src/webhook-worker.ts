@@ -1,6 +1,9 @@
 import { Cause, Effect, Exit, Fiber } from "effect"
-import { deliverAll, type Engine, WEBHOOK_STOP_GRACE_MS } from "@tessera/core"
+import { type Engine, WEBHOOK_STOP_GRACE_MS } from "@tessera/core"
 import { logError } from "./log.ts"
+
+// Loaded at the first pass, as the due runner's steps are (DECISIONS #504): a start has no use for it.
+const deliverAll = Effect.flatten(Effect.promise(() => import("@tessera/core").then(({ deliverAll }) => deliverAll)))
 
 export interface WebhookWorker {
   /** Runs one pass now (tests use it to avoid waiting for the timer). */

@@ -2,7 +2,7 @@
 // read, so only a start with --seed-file pays for it (~0.8 ms, DECISIONS #477).
 import { promises } from "node:fs"
 import { Either } from "effect"
-import { checkStateDocument, type Engine, type PlatformRecord, type StateDocument } from "@tessera/core"
+import type { Engine, PlatformRecord, StateDocument } from "@tessera/core"
 import { StartupError } from "./startup-errors.ts"
 
 const READ_FAILURES: Record<string, string> = {
@@ -40,6 +40,9 @@ export const readSeedFile = async (path: string): Promise<Seed> => {
   } catch (e) {
     throw new StartupError(`seed file ${named} is not JSON; ${FIX}`, { cause: e })
   }
+  // Loaded here, not with the CLI: the state document's schemas are most of the domain's, and a
+  // start without a seed file has no use for them (DECISIONS #504).
+  const { checkStateDocument } = await import("@tessera/core")
   const checked = checkStateDocument(document)
   if (Either.isLeft(checked)) {
     const errors = (checked.left.details?.["errors"] ?? []) as ReadonlyArray<{ readonly field: string; readonly message: string }>

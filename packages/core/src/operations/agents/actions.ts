@@ -18,7 +18,8 @@ import { atOrAfter, atOrBefore, equal, listPage, pageParams } from "../common/li
 import { loadQuote, quoteViewNow, startExecution } from "../quotes/execute.ts"
 import { equivalent } from "../quotes/rates.ts"
 import { runTransfer } from "../transactions/transfers.ts"
-import { actionFields, actionView, loadAction, loadAgent } from "./views.ts"
+import { loadAction, loadAgent } from "./load.ts"
+import { actionFields, actionView } from "./views.ts"
 
 /**
  * Agent actions (DECISIONS #374–#380): an agent's transfer or quote execution, decided by its

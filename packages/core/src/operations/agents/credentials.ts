@@ -9,7 +9,7 @@ import { constantTimeEqual, sha256Hex } from "../../crypto/secrets.ts"
 import { AGENT_ACCESS_TOKEN_BYTES, AGENT_DEVICE_CODE_LIFETIME_MS } from "../../limits.ts"
 import { Ids } from "../../ports/ids.ts"
 import { SERVER_SCOPE, Store } from "../../ports/store.ts"
-import { loadAgent } from "./views.ts"
+import { loadAgent } from "./load.ts"
 
 /**
  * The device-code flow and agent credentials (DECISIONS #371–#373). A device code is shown to the

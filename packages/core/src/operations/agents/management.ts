@@ -15,7 +15,8 @@ import { isJsonObject, bodyNotAnObject } from "../../domain/field-errors.ts"
 import { atOrAfter, atOrBefore, equal, listPage, pageParams } from "../common/listing.ts"
 import { abandonPendingActions } from "./actions.ts"
 import { issueDeviceCode, revokeAgentAccess } from "./credentials.ts"
-import { agentView, agentViewNow, loadAgent } from "./views.ts"
+import { loadAgent } from "./load.ts"
+import { agentView, agentViewNow } from "./views.ts"
 
 /** Agent management with the platform's credentials (DECISIONS #370–#372). */
 

@@ -1,8 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import type { AgentActionRecord, AgentRecord } from "../../domain/agents/agent.ts"
-import { AgentActions, Agents, Quotes } from "../../domain/collections.ts"
-import { isId } from "../../domain/ids.ts"
-import { referenceNotFound } from "../../domain/not-found.ts"
+import { Quotes } from "../../domain/collections.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { usageView } from "../../machines/agent-policy.ts"
 import { Store } from "../../ports/store.ts"
@@ -23,22 +21,6 @@ export const agentView = (a: AgentRecord, now: number) => ({
 })
 
 export const agentViewNow = (a: AgentRecord) => Effect.map(Clock.currentTimeMillis, (now) => agentView(a, now))
-
-/** The agent of this platform, else 404 (a malformed id is simply an unknown agent). */
-export const loadAgent = (platform: PlatformRecord, id: string) =>
-  Effect.gen(function* () {
-    const found = isId("Agent", id) ? yield* (yield* Store).get(Agents, platform.id, id) : Option.none()
-    if (Option.isNone(found)) return yield* Effect.fail(referenceNotFound("Agent", id))
-    return found.value
-  })
-
-/** The action of this agent, else 404: another agent's action is not found, not forbidden. */
-export const loadAction = (platform: PlatformRecord, agentId: string, id: string) =>
-  Effect.gen(function* () {
-    const found = isId("AgentAction", id) ? yield* (yield* Store).get(AgentActions, platform.id, id) : Option.none()
-    if (Option.isNone(found) || found.value.agentId !== agentId) return yield* Effect.fail(referenceNotFound("AgentAction", id))
-    return found.value
-  })
 
 /** The action without its quote and transaction: what the pending-approval webhook is built from. */
 export const actionFields = (a: AgentActionRecord) => ({

@@ -1,0 +1,123 @@
+// In the CLI bundle, the adapters' and the CLI's `import { … } from "@tessera/core"` name the
+// modules that declare what they import (DECISIONS #504). The core's index re-exports the whole
+// engine, the endpoint table, the domain, the ports and the sandbox language; in the bundle
+// esbuild wraps the core's modules in lazy initialisers (the endpoint groups are required at their
+// first use, #499), and the index's initialiser runs every module it re-exports, so whatever one
+// adapter imported from it, a start evaluated all of it: the state document's schemas, the
+// external-account variants and their reference schemas, among others. Read as imports of the
+// declaring modules, a start evaluates what it uses. The same module objects, the same bindings:
+// only the modules nobody imports are left unevaluated.
+//
+// Where each name is declared comes from the index's own text, followed through its
+// `export * from` and `export { … } from` statements (TypeScript's parser, syntax only). A name
+// the index does not export, a namespace re-export, or an import this cannot read fails the
+// build, naming the file.
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, resolve } from "node:path"
+
+let typescript
+const ts = () => (typescript ??= createRequire(import.meta.url)("typescript"))
+
+const parse = (file) => ts().createSourceFile(file, readFileSync(file, "utf8"), ts().ScriptTarget.Latest, true, ts().ScriptKind.TS)
+const hasExport = (node) => (ts().canHaveModifiers(node) ? ts().getModifiers(node) ?? [] : []).some((m) => m.kind === ts().SyntaxKind.ExportKeyword)
+
+/**
+ * Every name `file` exports, each with the module that declares it and its name there:
+ * Map<name, { file, name }>. Follows re-exports; `seen` guards against cycles.
+ */
+export const declaredExports = (file, seen = new Set()) => {
+  const out = new Map()
+  if (seen.has(file)) return out
+  seen.add(file)
+  const source = parse(file)
+  const fail = (node, why) => {
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart(source))
+    throw new Error(`scripts/direct-core-imports.mjs: ${file}:${line + 1}: ${why}; the direct core imports cannot follow it`)
+  }
+  const target = (node) => resolve(dirname(file), node.moduleSpecifier.text)
+  const own = (name) => out.set(name, { file, name })
+  for (const s of source.statements) {
+    const k = ts().SyntaxKind
+    if (ts().isExportDeclaration(s)) {
+      if (s.moduleSpecifier === undefined) {
+        for (const e of s.exportClause.elements) own(e.name.text)
+        continue
+      }
+      if (!s.moduleSpecifier.text.startsWith(".")) fail(s, "a re-export from another package")
+      if (s.exportClause === undefined) {
+        for (const [name, at] of declaredExports(target(s), seen)) if (name !== "default") out.set(name, at)
+      } else if (ts().isNamespaceExport(s.exportClause)) fail(s, "a namespace re-export")
+      else {
+        const there = declaredExports(target(s), new Set(seen))
+        for (const e of s.exportClause.elements) {
+          const original = (e.propertyName ?? e.name).text
+          const at = there.get(original)
+          if (at === undefined) fail(s, `${original} is not exported by ${s.moduleSpecifier.text}`)
+          out.set(e.name.text, at)
+        }
+      }
+    } else if (ts().isVariableStatement(s) && hasExport(s)) {
+      for (const d of s.declarationList.declarations) {
+        if (!ts().isIdentifier(d.name)) fail(d, "a destructured export")
+        own(d.name.text)
+      }
+    } else if ((ts().isFunctionDeclaration(s) || ts().isClassDeclaration(s) || ts().isEnumDeclaration(s) || ts().isInterfaceDeclaration(s) || ts().isTypeAliasDeclaration(s)) && hasExport(s)) {
+      if (s.name === undefined) continue // export default
+      own(s.name.text)
+    } else if (s.kind === k.ExportAssignment) continue
+  }
+  return out
+}
+
+const CORE_IMPORT = /^(import|export)\s+(type\s+)?\{([^}]*)\}\s*from\s*"@tessera\/core";?/gm
+
+const declaringModule = (list, exportsOf, where) => {
+  const files = new Set()
+  for (const spec of list.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
+    const name = spec.split(":")[0].trim()
+    const at = exportsOf.get(name)
+    if (at === undefined || at.name !== name) throw new Error(`scripts/direct-core-imports.mjs: ${where} loads ${name} from "@tessera/core", whose index does not declare it under that name`)
+    files.add(at.file)
+  }
+  if (files.size !== 1) throw new Error(`scripts/direct-core-imports.mjs: ${where} loads names declared in ${files.size} modules in one import(); load each module's names apart`)
+  return JSON.stringify([...files][0])
+}
+
+// A module loaded at its first use: `const { a, b } = await import("@tessera/core")` or
+// `import("@tessera/core").then(({ a, b }) => …)`.
+const CORE_LOAD = /const\s*\{([^}]*)\}\s*=\s*await\s+import\("@tessera\/core"\)|import\("@tessera\/core"\)(\s*\.then\(\s*\(\s*\{([^}]*)\}\s*\))/g
+
+/**
+ * `source` (the file `where`) with each `import { … } from "@tessera/core"` (and `export { … }
+ * from`) read as one statement per declaring module. Type-only names stay on a type import of the
+ * index, which the compiler erases. The statement keeps its line count.
+ */
+export const directCoreImports = (source, exportsOf, where) => {
+  const loaded = source.replace(CORE_LOAD, (text, awaited, then, thenList) =>
+    awaited !== undefined ? text.replace('"@tessera/core"', declaringModule(awaited, exportsOf, where)) : `import(${declaringModule(thenList, exportsOf, where)})${then}`
+  )
+  if (loaded.includes('import("@tessera/core")')) throw new Error(`scripts/direct-core-imports.mjs: ${where} loads "@tessera/core" in a form the direct core imports do not read; destructure the names it needs`)
+  return loaded.replace(CORE_IMPORT, (statement, keyword, typeOnly, list) => {
+    if (typeOnly !== undefined) return statement
+    const types = []
+    const byModule = new Map()
+    for (const spec of list.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
+      if (spec.startsWith("type ")) {
+        types.push(spec.slice(5))
+        continue
+      }
+      const [name, alias = name] = spec.split(/\s+as\s+/)
+      const at = exportsOf.get(name)
+      if (at === undefined) throw new Error(`scripts/direct-core-imports.mjs: ${where} takes ${name} from "@tessera/core", whose index does not export it`)
+      const specs = byModule.get(at.file) ?? []
+      specs.push(at.name === alias ? alias : `${at.name} as ${alias}`)
+      byModule.set(at.file, specs)
+    }
+    const lines = [
+      ...(types.length > 0 && keyword === "import" ? [`import type { ${types.join(", ")} } from "@tessera/core";`] : []),
+      ...[...byModule].map(([file, specs]) => `${keyword} { ${specs.join(", ")} } from ${JSON.stringify(file)};`)
+    ]
+    return lines.join(" ") + "\n".repeat(statement.split("\n").length - 1)
+  })
+}
