@@ -1,5 +1,5 @@
 import Database from "better-sqlite3"
-import { type Migration, migrations } from "./migrations/index.ts"
+import { BASELINE, type Migration, migrations } from "./migrations/index.ts"
 
 /** Log pages (4 KiB each) after which a commit checkpoints, with group commit (SQLite's default: 1000). */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000
@@ -16,8 +16,12 @@ export interface SqliteStoreOptions {
   readonly groupCommit?: boolean
 }
 
-/** Applies the migrations not applied yet (all of `list`, or up to `upTo` for a test of a later one). */
-export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = migrations): void => {
+/**
+ * Applies the migrations not applied yet (all of `list`, or up to `upTo` for a test of a later
+ * one). A database with no table yet starts from `BASELINE` (what versions 1 to 4 leave, made in
+ * one step) unless `stepwise`; the versions after it apply as on any other database.
+ */
+export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = migrations, stepwise = list !== migrations): void => {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
   // BEGIN IMMEDIATE so two processes opening a new file at once cannot both apply version 1.
   db.exec("BEGIN IMMEDIATE")
@@ -26,6 +30,16 @@ export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = 
       (db.prepare("SELECT version FROM schema_migrations").all() as Array<{ version: number }>).map((r) => r.version)
     )
     const record = db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
+    const empty = applied.size === 0 && db.prepare("SELECT count(*) FROM sqlite_master WHERE name <> 'schema_migrations'").pluck().get() === 0
+    if (empty && !stepwise) {
+      db.exec(BASELINE.sql)
+      const at = new Date().toISOString()
+      for (const m of list) {
+        if (m.version > BASELINE.version) continue
+        record.run(m.version, at)
+        applied.add(m.version)
+      }
+    }
     for (const m of list) {
       if (applied.has(m.version)) continue
       if (m.sql !== undefined) db.exec(m.sql)
