@@ -10,40 +10,17 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { DueSteps } from "../../domain/transactions/due-step.ts"
 import { CARD_ACTIVATION_DELAY_MS, CARD_VALIDITY_YEARS } from "../../limits.ts"
-import { cardStep, type CardEvent } from "../../machines/card.ts"
+import { cardStep } from "../../machines/card.ts"
 import { Ids } from "../../ports/ids.ts"
-import { Notifier } from "../../ports/notifier.ts"
 import { SERVER_SCOPE, Store } from "../../ports/store.ts"
 import { provisioningOutcome } from "../../sandbox/cards.ts"
 import { equal, listPage, pageParams } from "../common/listing.ts"
 import { runDueStepsOf } from "../transactions/due-runner.ts"
 import { checkFundingSources, isKycApproved, loadCard, loadCardholder, numbersOf } from "./load.ts"
+import { stepCard } from "./step.ts"
 
 const decodeCreate = decodeInput(CardCreate)
 const decodeUpdate = decodeInput(CardUpdate)
-
-/** Steps a card through its machine and saves it with its webhooks, in the caller's Store transaction. */
-export const stepCard = (platform: PlatformRecord, card: CardRecord, event: CardEvent, now: number) =>
-  Effect.gen(function* () {
-    const t = cardStep(card, event, now)
-    if (Either.isLeft(t)) return yield* Effect.fail(t.left as DomainError)
-    yield* (yield* Store).put(Cards, platform.id, t.right.state)
-    const notifier = yield* Notifier
-    for (const e of t.right.emit) yield* notifier.publish(platform.id, e)
-    return t.right.state
-  })
-
-/**
- * A deleted customer's cards stop working with it: each ACTIVE or FROZEN card is closed as a
- * PATCH to CLOSED would close it (CLOSED_BY_PLATFORM, funding sources detached,
- * `CARD.STATE_CHANGE`), in the deletion's transaction. PROCESSING cards cannot transact and stay.
- */
-export const closeCardsOfDeletedHolder = (platform: PlatformRecord, customerId: string, now: number) =>
-  Effect.gen(function* () {
-    const cards = yield* (yield* Store).findBy(Cards, platform.id, "cardholderId", customerId)
-    for (const card of cards)
-      if (card.state === "ACTIVE" || card.state === "FROZEN") yield* stepCard(platform, card, { _tag: "Update", state: "CLOSED" }, now)
-  })
 
 /**
  * POST /cards: a virtual card for a KYC-approved customer, bound to some of its internal accounts.

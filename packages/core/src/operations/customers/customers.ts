@@ -26,7 +26,7 @@ import { rfc3339 } from "../../domain/time.ts"
 import { statusAtCreation } from "../../machines/kyc.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Store, type StoreError, type UniqueViolation } from "../../ports/store.ts"
-import { closeCardsOfDeletedHolder } from "../cards/cards.ts"
+import { closeCardsOfDeletedHolder } from "../cards/step.ts"
 import { createDecoders, decodeVariant, updateDecoders } from "./decode.ts"
 
 export const customerNotFound = (id: string) => new UserNotFound({ message: `Customer ${id} not found`, details: { customerId: id } })
