@@ -22,34 +22,45 @@ const ts = () => (typescript ??= createRequire(import.meta.url)("typescript"))
 const parse = (file) => ts().createSourceFile(file, readFileSync(file, "utf8"), ts().ScriptTarget.Latest, true, ts().ScriptKind.TS)
 const hasExport = (node) => (ts().canHaveModifiers(node) ? ts().getModifiers(node) ?? [] : []).some((m) => m.kind === ts().SyntaxKind.ExportKeyword)
 
+const exportsCache = new Map()
+let cyclesCut = 0
+
 /**
  * Every name `file` exports, each with the module that declares it and its name there:
- * Map<name, { file, name }>. Follows re-exports; `seen` guards against cycles.
+ * Map<name, { file, name }>, following re-exports as ES modules do: a module's own and explicitly
+ * re-exported names win over those of its `export *`, and a name two `export *` give from
+ * different modules is ambiguous, so not exported. `path` holds the modules being read, to stop
+ * at a cycle; each module is read once.
  */
-export const declaredExports = (file, seen = new Set()) => {
-  const out = new Map()
-  if (seen.has(file)) return out
-  seen.add(file)
+export const declaredExports = (file, path = new Set()) => {
+  const cached = exportsCache.get(file)
+  if (cached !== undefined) return cached
+  if (path.has(file)) {
+    cyclesCut++
+    return new Map()
+  }
+  const cutBefore = cyclesCut
+  const inner = new Set(path).add(file)
   const source = parse(file)
   const fail = (node, why) => {
     const { line } = source.getLineAndCharacterOfPosition(node.getStart(source))
-    throw new Error(`scripts/direct-core-imports.mjs: ${file}:${line + 1}: ${why}; the direct core imports cannot follow it`)
+    throw new Error(`scripts/direct-core-imports.mjs: ${file}:${line + 1}: ${why}; the direct imports cannot follow it`)
   }
   const target = (node) => resolve(dirname(file), node.moduleSpecifier.text)
+  const out = new Map()
   const own = (name) => out.set(name, { file, name })
+  const stars = []
   for (const s of source.statements) {
-    const k = ts().SyntaxKind
     if (ts().isExportDeclaration(s)) {
       if (s.moduleSpecifier === undefined) {
         for (const e of s.exportClause.elements) own(e.name.text)
         continue
       }
       if (!s.moduleSpecifier.text.startsWith(".")) fail(s, "a re-export from another package")
-      if (s.exportClause === undefined) {
-        for (const [name, at] of declaredExports(target(s), seen)) if (name !== "default") out.set(name, at)
-      } else if (ts().isNamespaceExport(s.exportClause)) fail(s, "a namespace re-export")
+      if (s.exportClause === undefined) stars.push(declaredExports(target(s), inner))
+      else if (ts().isNamespaceExport(s.exportClause)) fail(s, "a namespace re-export")
       else {
-        const there = declaredExports(target(s), new Set(seen))
+        const there = declaredExports(target(s), inner)
         for (const e of s.exportClause.elements) {
           const original = (e.propertyName ?? e.name).text
           const at = there.get(original)
@@ -63,10 +74,21 @@ export const declaredExports = (file, seen = new Set()) => {
         own(d.name.text)
       }
     } else if ((ts().isFunctionDeclaration(s) || ts().isClassDeclaration(s) || ts().isEnumDeclaration(s) || ts().isInterfaceDeclaration(s) || ts().isTypeAliasDeclaration(s)) && hasExport(s)) {
-      if (s.name === undefined) continue // export default
-      own(s.name.text)
-    } else if (s.kind === k.ExportAssignment) continue
+      if (s.name !== undefined) own(s.name.text) // else `export default`, which no import here names
+    }
   }
+  const fromStars = new Map()
+  const ambiguous = new Set()
+  for (const star of stars)
+    for (const [name, at] of star) {
+      if (name === "default" || out.has(name)) continue
+      const seen = fromStars.get(name)
+      if (seen === undefined) fromStars.set(name, at)
+      else if (seen.file !== at.file || seen.name !== at.name) ambiguous.add(name)
+    }
+  for (const [name, at] of fromStars) if (!ambiguous.has(name)) out.set(name, at)
+  // A module read while a cycle was cut below it saw part of that cycle: not kept for later readers.
+  if (cyclesCut === cutBefore) exportsCache.set(file, out)
   return out
 }
 
@@ -98,7 +120,7 @@ export const directCoreImports = (source, exportsOf, where) => {
     awaited !== undefined ? text.replace('"@tessera/core"', declaringModule(awaited, exportsOf, where)) : `import(${declaringModule(thenList, exportsOf, where)})${then}`
   )
   if (loaded.includes('import("@tessera/core")')) throw new Error(`scripts/direct-core-imports.mjs: ${where} loads "@tessera/core" in a form the direct core imports do not read; destructure the names it needs`)
-  return loaded.replace(CORE_IMPORT, (statement, keyword, typeOnly, list) => {
+  const rewritten = loaded.replace(CORE_IMPORT, (statement, keyword, typeOnly, list) => {
     if (typeOnly !== undefined) return statement
     const types = []
     const byModule = new Map()
@@ -114,10 +136,16 @@ export const directCoreImports = (source, exportsOf, where) => {
       specs.push(at.name === alias ? alias : `${at.name} as ${alias}`)
       byModule.set(at.file, specs)
     }
+    if (byModule.size === 0 && types.length === 0) throw new Error(`scripts/direct-core-imports.mjs: ${where} imports nothing from "@tessera/core" (\`import {}\` would evaluate the whole index)`)
     const lines = [
       ...(types.length > 0 && keyword === "import" ? [`import type { ${types.join(", ")} } from "@tessera/core";`] : []),
       ...[...byModule].map(([file, specs]) => `${keyword} { ${specs.join(", ")} } from ${JSON.stringify(file)};`)
     ]
     return lines.join(" ") + "\n".repeat(statement.split("\n").length - 1)
   })
+  // Whatever still names the index (a namespace import, `export *`, another quoting) would load
+  // all of it at run time: refused, so that the bundle never silently differs from this rewrite.
+  const left = rewritten.replace(/^import\s+type\s*\{[^}]*\}\s*from\s*"@tessera\/core";?/gm, "")
+  if (/["'`]@tessera\/core["'`]/.test(left)) throw new Error(`scripts/direct-core-imports.mjs: ${where} names "@tessera/core" in a form the direct core imports do not read (only \`import { … } from\`, \`export { … } from\` and the two loads that destructure their names)`)
+  return rewritten
 }

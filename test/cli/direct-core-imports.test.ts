@@ -2,6 +2,8 @@
 // declare what they import (scripts/direct-core-imports.mjs, DECISIONS #504), so a start no longer
 // evaluates everything the core's index re-exports. Each name must reach the very binding the
 // index exports, and the rewrite must refuse what it cannot read rather than guess.
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "vitest"
@@ -27,6 +29,38 @@ describe("the core's index, read for the CLI bundle", () => {
     expect(declared.get("endpoints")!.file).toBe(file("endpoints/table.ts"))
     expect(declared.get("StateDocument")!.file).toBe(file("domain/sandbox/state-document.ts"))
   }, 60_000)
+})
+
+describe("declaredExports, on modules made for the case", () => {
+  const modules = (files: Record<string, string>) => {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-barrel-"))
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+    return (name: string) => join(dir, name)
+  }
+
+  it("reads a module reached twice, through `export *` and by name, in full both times", () => {
+    const at = modules({
+      "index.ts": 'export * from "./a.ts"\nexport { helper } from "./h.ts"\n',
+      "a.ts": 'export * from "./h.ts"\nexport const a = 1\n',
+      "h.ts": "export const helper = 1\nexport const other = 2\n"
+    })
+    const declared = declaredExports(at("index.ts"))
+    expect(declared.get("helper")).toEqual({ file: at("h.ts"), name: "helper" })
+    expect(declared.get("other")).toEqual({ file: at("h.ts"), name: "other" })
+    expect(declared.get("a")).toEqual({ file: at("a.ts"), name: "a" })
+  })
+
+  it("lets a module's own names win over its `export *`, and leaves out a name two `export *` give differently", () => {
+    const at = modules({
+      "index.ts": 'export const own = 1\nexport * from "./b.ts"\nexport * from "./c.ts"\n',
+      "b.ts": "export const own = 2\nexport const twice = 2\nexport const onlyB = 2\n",
+      "c.ts": "export const twice = 3\n"
+    })
+    const declared = declaredExports(at("index.ts"))
+    expect(declared.get("own")).toEqual({ file: at("index.ts"), name: "own" })
+    expect(declared.get("onlyB")).toEqual({ file: at("b.ts"), name: "onlyB" })
+    expect(declared.has("twice")).toBe(false)
+  })
 })
 
 describe("directCoreImports", () => {
@@ -63,5 +97,8 @@ describe("directCoreImports", () => {
     expect(() => directCoreImports('import { nothingLikeThis } from "@tessera/core"', exportsOf, where)).toThrow(/nothingLikeThis/)
     expect(() => directCoreImports('const core = await import("@tessera/core")', exportsOf, where)).toThrow(/destructure/)
     expect(() => directCoreImports('const { makeEngine, StoreError } = await import("@tessera/core")', exportsOf, where)).toThrow(/2 modules/)
+    // Forms that would load the whole index at run time.
+    for (const form of ['import * as core from "@tessera/core"', 'export * from "@tessera/core"', "import { makeEngine } from '@tessera/core'", 'import {} from "@tessera/core"', 'import { makeEngine, /* } */ Engine } from "@tessera/core"'])
+      expect(() => directCoreImports(form, exportsOf, where), form).toThrow(/@tessera\/core/)
   })
 })

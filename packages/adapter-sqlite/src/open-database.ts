@@ -17,11 +17,13 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * Applies the migrations not applied yet (all of `list`, or up to `upTo` for a test of a later
- * one). A database with no table yet starts from `BASELINE` (what versions 1 to 4 leave, made in
- * one step) unless `stepwise`; the versions after it apply as on any other database.
+ * Applies the migrations of `list` not applied yet, in order (a test of a later version passes
+ * the list up to it). A database with no table yet, given a list that begins with this package's
+ * versions 1 to `BASELINE.version`, starts from `BASELINE` instead, what those versions leave made
+ * in one step (DECISIONS #505), unless `stepwise`; the versions after it apply as on any other
+ * database. A version added later goes at the end of `migrations`; `BASELINE` stays as it is.
  */
-export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = migrations, stepwise = list !== migrations): void => {
+export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = migrations, stepwise = false): void => {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
   // BEGIN IMMEDIATE so two processes opening a new file at once cannot both apply version 1.
   db.exec("BEGIN IMMEDIATE")
@@ -30,12 +32,16 @@ export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = 
       (db.prepare("SELECT version FROM schema_migrations").all() as Array<{ version: number }>).map((r) => r.version)
     )
     const record = db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
-    const empty = applied.size === 0 && db.prepare("SELECT count(*) FROM sqlite_master WHERE name <> 'schema_migrations'").pluck().get() === 0
-    if (empty && !stepwise) {
+    const baselined = migrations.slice(0, BASELINE.version)
+    const fromBaseline =
+      !stepwise &&
+      baselined.every((m, i) => list[i] === m) &&
+      applied.size === 0 &&
+      db.prepare("SELECT count(*) FROM sqlite_master WHERE name <> 'schema_migrations'").pluck().get() === 0
+    if (fromBaseline) {
       db.exec(BASELINE.sql)
       const at = new Date().toISOString()
-      for (const m of list) {
-        if (m.version > BASELINE.version) continue
+      for (const m of baselined) {
         record.run(m.version, at)
         applied.add(m.version)
       }
