@@ -189,7 +189,7 @@ const perModuleEffectRewrite = (source, path) => {
 let coreExports
 /** The adapters' and the CLI's imports of the core's index, as imports of the declaring modules (scripts/direct-core-imports.mjs). */
 const directCoreRewrite = (source, path) => {
-  if (!source.includes('from "@tessera/core"') || /[\\/]packages[\\/]core[\\/]/.test(path)) return source
+  if (!/["'`]@tessera\/core["'`]/.test(source) || /[\\/]packages[\\/]core[\\/]/.test(path)) return source
   coreExports ??= declaredExports(join(packages, "core", "src", "index.ts"))
   return directCoreImports(source, coreExports, path)
 }
