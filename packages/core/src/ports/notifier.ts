@@ -71,30 +71,30 @@ export interface NotifierService {
 
 export class Notifier extends Context.Tag("@tessera/Notifier")<Notifier, NotifierService>() {
   /** Events go to the `outbox` collection of the Store; OTP deliveries go to `onOtp` if given. */
-  static readonly outbox = (onOtp?: (d: OtpDelivery) => void) =>
-    Layer.effect(
-      Notifier,
-      Effect.gen(function* () {
-        const store = yield* Store
-        const ids = yield* Ids
-        return {
-          publish: (scope, event) =>
-            Effect.gen(function* () {
-              const now = yield* Clock.currentTimeMillis
-              const ahead = yield* oldestUndelivered(store, scope, event.resourceId)
-              const record: OutboxEvent = {
-                id: makeId("Webhook", yield* ids.uuid),
-                type: event.type,
-                timestamp: rfc3339(now),
-                data: event.data,
-                resourceId: event.resourceId,
-                ...(ahead === undefined ? {} : { waiting: true as const })
-              }
-              yield* store.put(Outbox, scope, record)
-              return record
-            }),
-          deliverOtp: (d) => Effect.sync(() => onOtp?.(d))
-        }
-      })
-    )
+  static readonly outbox = (onOtp?: (d: OtpDelivery) => void) => Layer.effect(Notifier, Notifier.outboxService(onOtp))
+
+  /** The service `outbox` provides, made by an effect (the engine makes its services so, DECISIONS #509). */
+  static readonly outboxService = (onOtp?: (d: OtpDelivery) => void): Effect.Effect<NotifierService, never, Store | Ids> =>
+    Effect.gen(function* () {
+      const store = yield* Store
+      const ids = yield* Ids
+      return {
+        publish: (scope, event) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const ahead = yield* oldestUndelivered(store, scope, event.resourceId)
+            const record: OutboxEvent = {
+              id: makeId("Webhook", yield* ids.uuid),
+              type: event.type,
+              timestamp: rfc3339(now),
+              data: event.data,
+              resourceId: event.resourceId,
+              ...(ahead === undefined ? {} : { waiting: true as const })
+            }
+            yield* store.put(Outbox, scope, record)
+            return record
+          }),
+        deliverOtp: (d) => Effect.sync(() => onOtp?.(d))
+      } satisfies NotifierService
+    })
 }

@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, type Scope } from "effect"
 import { Conflict, InvalidInput } from "../domain/errors.ts"
 import { collection, SERVER_SCOPE, Store, type StoreError } from "./store.ts"
 import { MAX_ADVANCE_SECONDS } from "../limits.ts"
@@ -59,7 +59,8 @@ export interface TimeControlService {
 }
 
 export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl, TimeControlService>() {
-  static readonly real: Layer.Layer<TimeControl> = Layer.succeed(TimeControl, {
+  /** The service `real` provides. */
+  static readonly realService: TimeControlService = {
     mode: "real",
     sync: Effect.void,
     advance: () =>
@@ -69,7 +70,9 @@ export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl
           details: { reason: "CLOCK_NOT_VIRTUAL" }
         })
       )
-  })
+  }
+
+  static readonly real: Layer.Layer<TimeControl> = Layer.succeed(TimeControl, TimeControl.realService)
 
   /**
    * A virtual clock whose time is kept in the Store, so a restarted server resumes where the
@@ -78,60 +81,62 @@ export class TimeControl extends Context.Tag("@tessera/TimeControl")<TimeControl
    * this process's (two advances of 30 s on two instances make 60 s), and `sync` moves this
    * process's clock up to it (DECISIONS #302).
    */
-  static readonly virtual = (startMs: number): Layer.Layer<TimeControl, never, Store> => {
-    const clock = new VirtualClock(startMs)
-    const control = Layer.effect(
-      TimeControl,
-      Effect.gen(function* () {
-        const store = yield* Store
-        // The stored time is the time: a restarted server resumes exactly there, and an instance
-        // joining others on one database takes theirs. The first start on a database stores its
-        // own, so instances started one after another do not each begin at their own wall-clock
-        // start (DECISIONS #302). A store that cannot answer here is fatal: the engine fails to start.
-        const stored = yield* Effect.orDie(
-          store.transaction(
-            Effect.gen(function* () {
-              const saved = Option.getOrUndefined(yield* store.get(Settings, SERVER_SCOPE, "clock"))
-              if (saved !== undefined) return saved.nowMs
-              yield* store.put(Settings, SERVER_SCOPE, { name: "clock", nowMs: startMs })
-              return startMs
-            })
-          )
+  static readonly virtual = (startMs: number): Layer.Layer<TimeControl, never, Store> => Layer.scoped(TimeControl, TimeControl.virtualService(startMs))
+
+  /**
+   * The service `virtual` provides, made by an effect that also makes its clock Effect's for the
+   * rest of the scope, as `Layer.setClock` does (the engine makes its services so, DECISIONS #509).
+   */
+  static readonly virtualService = (startMs: number): Effect.Effect<TimeControlService, never, Store | Scope.Scope> =>
+    Effect.gen(function* () {
+      const clock = new VirtualClock(startMs)
+      const store = yield* Store
+      // The stored time is the time: a restarted server resumes exactly there, and an instance
+      // joining others on one database takes theirs. The first start on a database stores its
+      // own, so instances started one after another do not each begin at their own wall-clock
+      // start (DECISIONS #302). A store that cannot answer here is fatal: the engine fails to start.
+      const stored = yield* Effect.orDie(
+        store.transaction(
+          Effect.gen(function* () {
+            const saved = Option.getOrUndefined(yield* store.get(Settings, SERVER_SCOPE, "clock"))
+            if (saved !== undefined) return saved.nowMs
+            yield* store.put(Settings, SERVER_SCOPE, { name: "clock", nowMs: startMs })
+            return startMs
+          })
         )
-        clock.nowMs = stored
-        return {
-          mode: "virtual" as const,
-          advance: (seconds: number) =>
-            !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS
-              ? Effect.fail(
-                  new InvalidInput({
-                    message: "seconds must be a non-negative number of seconds",
-                    details: {
-                      errors: [{ field: "seconds", message: `must be between 0 and ${MAX_ADVANCE_SECONDS}` }]
-                    }
+      )
+      clock.nowMs = stored
+      yield* Effect.withClockScoped(clock)
+      return {
+        mode: "virtual" as const,
+        advance: (seconds: number) =>
+          !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_ADVANCE_SECONDS
+            ? Effect.fail(
+                new InvalidInput({
+                  message: "seconds must be a non-negative number of seconds",
+                  details: {
+                    errors: [{ field: "seconds", message: `must be between 0 and ${MAX_ADVANCE_SECONDS}` }]
+                  }
+                })
+              )
+            : store
+                .transaction(
+                  Effect.gen(function* () {
+                    const stored = Option.getOrUndefined(yield* store.get(Settings, SERVER_SCOPE, "clock"))
+                    const nowMs = Math.max(stored?.nowMs ?? 0, clock.nowMs) + Math.round(seconds * 1000)
+                    yield* store.put(Settings, SERVER_SCOPE, { name: "clock", nowMs })
+                    return nowMs
                   })
                 )
-              : store
-                  .transaction(
-                    Effect.gen(function* () {
-                      const stored = Option.getOrUndefined(yield* store.get(Settings, SERVER_SCOPE, "clock"))
-                      const nowMs = Math.max(stored?.nowMs ?? 0, clock.nowMs) + Math.round(seconds * 1000)
-                      yield* store.put(Settings, SERVER_SCOPE, { name: "clock", nowMs })
-                      return nowMs
-                    })
-                  )
-                  .pipe(
-                    Effect.map((nowMs) => {
-                      clock.setTime(nowMs)
-                      return clock.nowMs
-                    })
-                  ),
-          sync: Effect.map(store.get(Settings, SERVER_SCOPE, "clock"), (stored) => {
-            if (Option.isSome(stored)) clock.setTime(stored.value.nowMs)
-          })
-        }
-      })
-    )
-    return Layer.merge(control, Layer.setClock(clock))
-  }
+                .pipe(
+                  Effect.map((nowMs) => {
+                    clock.setTime(nowMs)
+                    return clock.nowMs
+                  })
+                ),
+        sync: Effect.map(store.get(Settings, SERVER_SCOPE, "clock"), (stored) => {
+          if (Option.isSome(stored)) clock.setTime(stored.value.nowMs)
+        })
+      } satisfies TimeControlService
+    })
 }

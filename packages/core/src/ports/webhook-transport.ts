@@ -19,7 +19,8 @@ export interface WebhookTransportService {
 
 /** How webhooks leave the engine. The default uses the web-standard `fetch`; tests may swap it. */
 export class WebhookTransport extends Context.Tag("@tessera/WebhookTransport")<WebhookTransport, WebhookTransportService>() {
-  static readonly fetch = Layer.succeed(WebhookTransport, {
+  /** The service `fetch` provides. */
+  static readonly fetchService: WebhookTransportService = {
     post: (url, headers, body) =>
       Effect.tryPromise({
         try: async (signal) => {
@@ -28,5 +29,7 @@ export class WebhookTransport extends Context.Tag("@tessera/WebhookTransport")<W
         },
         catch: (e) => new TransportFailure({ reason: e instanceof Error ? e.message : String(e) })
       })
-  })
+  }
+
+  static readonly fetch = Layer.succeed(WebhookTransport, WebhookTransport.fetchService)
 }
