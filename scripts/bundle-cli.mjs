@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { declaredExports, directCoreImports } from "./direct-core-imports.mjs"
+import { declaredExports, directCoreImports, importSpecs } from "./direct-core-imports.mjs"
 import { plainSchemaConstructors } from "./effect-schema-constructors.mjs"
 import { endpointManifest, withLazyEndpointGroups } from "./lazy-endpoint-groups.mjs"
 
@@ -145,19 +145,14 @@ const effectIndex = (resolveDir) => {
 const EFFECT_IMPORT = /import\s*\{([^}]*)\}\s*from\s*"effect";?/g
 export const perModuleEffectImports = (source, names, where) =>
   source.replace(EFFECT_IMPORT, (statement, list) => {
-    const types = []
-    const values = []
-    for (const spec of list.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
-      if (spec.startsWith("type ")) types.push(spec.slice(5))
-      else {
-        const [name, alias = name] = spec.split(/\s+as\s+/)
-        const found = names.get(name)
-        if (found === undefined) throw new Error(`scripts/bundle-cli.mjs: ${where} imports ${name} from "effect", which Effect's index does not export as the bundle expects`)
-        values.push(found.namespace ? `import * as ${alias} from "effect/${found.module}";` : `import { ${name} as ${alias} } from "effect/${found.module}";`)
-      }
-    }
+    const { types, values } = importSpecs(list)
+    const imports = values.map(({ name, alias }) => {
+      const found = names.get(name)
+      if (found === undefined) throw new Error(`scripts/bundle-cli.mjs: ${where} imports ${name} from "effect", which Effect's index does not export as the bundle expects`)
+      return found.namespace ? `import * as ${alias} from "effect/${found.module}";` : `import { ${name} as ${alias} } from "effect/${found.module}";`
+    })
     // As many lines as the statement had, so the lines after it keep their numbers.
-    return [...(types.length > 0 ? [`import type { ${types.join(", ")} } from "effect";`] : []), ...values].join(" ") + "\n".repeat(statement.split("\n").length - 1)
+    return [...(types.length > 0 ? [`import type { ${types.join(", ")} } from "effect";`] : []), ...imports].join(" ") + "\n".repeat(statement.split("\n").length - 1)
   })
 
 /**

@@ -92,6 +92,24 @@ export const declaredExports = (file, path = new Set()) => {
   return out
 }
 
+/**
+ * The names of an import's or re-export's braces (`a, type B, c as d`): the type-only ones as
+ * written after `type`, the others with their local alias. Shared with bundle-cli.mjs's
+ * per-module Effect imports, which read the same braces.
+ */
+export const importSpecs = (list) => {
+  const types = []
+  const values = []
+  for (const spec of list.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
+    if (spec.startsWith("type ")) types.push(spec.slice(5))
+    else {
+      const [name, alias = name] = spec.split(/\s+as\s+/)
+      values.push({ name, alias })
+    }
+  }
+  return { types, values }
+}
+
 const CORE_IMPORT = /^(import|export)\s+(type\s+)?\{([^}]*)\}\s*from\s*"@tessera\/core";?/gm
 
 const declaringModule = (list, exportsOf, where) => {
@@ -119,17 +137,11 @@ export const directCoreImports = (source, exportsOf, where) => {
   const loaded = source.replace(CORE_LOAD, (text, awaited, then, thenList) =>
     awaited !== undefined ? text.replace('"@tessera/core"', declaringModule(awaited, exportsOf, where)) : `import(${declaringModule(thenList, exportsOf, where)})${then}`
   )
-  if (loaded.includes('import("@tessera/core")')) throw new Error(`scripts/direct-core-imports.mjs: ${where} loads "@tessera/core" in a form the direct core imports do not read; destructure the names it needs`)
   const rewritten = loaded.replace(CORE_IMPORT, (statement, keyword, typeOnly, list) => {
     if (typeOnly !== undefined) return statement
-    const types = []
+    const { types, values } = importSpecs(list)
     const byModule = new Map()
-    for (const spec of list.split(",").map((x) => x.trim()).filter((x) => x !== "")) {
-      if (spec.startsWith("type ")) {
-        types.push(spec.slice(5))
-        continue
-      }
-      const [name, alias = name] = spec.split(/\s+as\s+/)
+    for (const { name, alias } of values) {
       const at = exportsOf.get(name)
       if (at === undefined) throw new Error(`scripts/direct-core-imports.mjs: ${where} takes ${name} from "@tessera/core", whose index does not export it`)
       const specs = byModule.get(at.file) ?? []
