@@ -62,6 +62,16 @@ describe("ids", () => {
     })
   )
 
+  it("version-7 uuids past many refills of the random pool: all distinct, every random digit varies, the variant's two bits too", () => {
+    // 3,000 uuids draw 30,000 pooled bytes: seven refills of the 4 KiB pool.
+    const made = Array.from({ length: 3_000 }, () => timeOrderedUuid(0x019542f5b3e7))
+    expect(new Set(made).size).toBe(made.length)
+    for (const u of made) expect(u).toMatch(/^019542f5-b3e7-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    const random = [15, 16, 17, 20, 21, 22, ...Array.from({ length: 12 }, (_, k) => 24 + k)]
+    for (const at of random) expect(new Set(made.map((u) => u[at])).size).toBe(16)
+    expect(new Set(made.map((u) => u[19]))).toEqual(new Set(["8", "9", "a", "b"]))
+  })
+
   it("cursors round-trip and garbage is refused (property)", () => {
     fc.assert(fc.property(fc.nat(), (seq) => {
       expect(decodeCursor(encodeCursor(seq))).toEqual(Either.right(seq))

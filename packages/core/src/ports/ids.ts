@@ -1,4 +1,4 @@
-import { randomFillSync, randomUUID } from "node:crypto"
+import { randomFillSync } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 
 export interface IdsService {
@@ -75,18 +75,46 @@ export const seededIds = (seed: number): IdsService => {
  */
 export const timeOrderedUuid = (ms: number = Date.now()): string => {
   // The time's digits change once a millisecond; a creation draws three uuids (#451's budget).
-  if (ms !== prefixMs) {
+  if (ms !== textMs) {
     const t = ms.toString(16).padStart(12, "0")
-    prefix = `${t.slice(0, 8)}-${t.slice(8, 12)}-7`
-    prefixMs = ms
+    text.write(t.slice(0, 8), 0, "latin1")
+    text.write(t.slice(8, 12), 9, "latin1")
+    textMs = ms
   }
-  // A v4 uuid from its 15th character on: 12 random bits, the variant, 62 random bits.
-  // node:crypto's own randomUUID: WebCrypto's (`globalThis.crypto`) checks its receiver on
-  // every call and loads WebCrypto's module at the first one.
-  return prefix + randomUUID().slice(15)
+  if (poolAt > RANDOM_POOL - 10) {
+    randomFillSync(pool)
+    poolAt = 0
+  }
+  // 74 random bits from 10 pooled bytes: 12 after the version, 2 in the variant's digit, 12
+  // after it, then 48.
+  const r = pool
+  const i = poolAt
+  poolAt += 10
+  text[15] = HEX[r[i]! >> 4]!
+  text[16] = HEX[r[i]! & 15]!
+  text[17] = HEX[r[i + 1]! >> 4]!
+  text[19] = HEX[8 | (r[i + 1]! & 3)]!
+  text[20] = HEX[r[i + 2]! >> 4]!
+  text[21] = HEX[r[i + 2]! & 15]!
+  text[22] = HEX[r[i + 3]! >> 4]!
+  for (let k = 4, at = 24; k < 10; k++, at += 2) {
+    text[at] = HEX[r[i + k]! >> 4]!
+    text[at + 1] = HEX[r[i + k]! & 15]!
+  }
+  return text.toString("latin1", 0, 36)
 }
-let prefixMs = -1
-let prefix = ""
+/**
+ * The uuid's characters are written into one buffer and read out as one flat string (DECISIONS
+ * #511): `randomUUID()` builds its string from ~20 concatenations, which the slice after its
+ * 15th character flattened again, ~0.13 µs and ~700 bytes of garbage per uuid. The random bits
+ * come from the same CSPRNG, drawn 4 KiB at a time (`randomUUID` too draws its bytes in batches).
+ */
+const RANDOM_POOL = 4096
+const pool = new Uint8Array(RANDOM_POOL)
+let poolAt = RANDOM_POOL
+const HEX = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0))
+const text = Buffer.from("00000000-0000-7000-8000-000000000000", "latin1")
+let textMs = -1
 
 export const randomIds: IdsService = {
   uuid: Effect.sync(() => timeOrderedUuid()),
