@@ -21,9 +21,13 @@ export const decodeVariant = <I, B>(
   input: unknown
 ): Either.Either<I | B, InvalidInput> => {
   if (!isJsonObject(input)) return Either.left(bodyNotAnObject())
+  // A valid type is one of two literals: compared here, not decoded (the schema's answer for
+  // them is the same, and a decode of its own was ~0.2 µs of every creation, DECISIONS #512).
+  if (input["customerType"] === "INDIVIDUAL") return decoders.INDIVIDUAL(input)
+  if (input["customerType"] === "BUSINESS") return decoders.BUSINESS(input)
+  // Anything else fails the type's schema: its error, then the other fields as an individual's.
   const typed = decodeType(input)
-  if (Either.isRight(typed))
-    return typed.right.customerType === "INDIVIDUAL" ? decoders.INDIVIDUAL(input) : decoders.BUSINESS(input)
+  if (Either.isRight(typed)) return decoders[typed.right.customerType](input)
   const typeError = (typed.left.details!["errors"] as ReadonlyArray<FieldError>)[0]!
   const rest = decoders.INDIVIDUAL({ ...input, customerType: "INDIVIDUAL" })
   const others = Either.isLeft(rest) ? (rest.left.details!["errors"] as ReadonlyArray<FieldError>) : []
