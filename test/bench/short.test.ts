@@ -8,7 +8,7 @@ import { repoRoot } from "../support/paths.ts"
 
 const runShort = () =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/run.ts", "--short"], { cwd: join(repoRoot, "test"), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, ["--import", "./bench/plain-ts.mjs", "bench/run.ts", "--short"], { cwd: join(repoRoot, "test"), stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()))
