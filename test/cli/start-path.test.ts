@@ -173,12 +173,12 @@ process.on("SIGTERM", () => server.close())
 })
 
 describe("node's own code cache at start", () => {
-  // The CLI sets a V8 flag before it compiles its bundle (run-bundle.cjs). V8 then rejects the
-  // code cache node ships for its own modules, so each one loaded afterwards is compiled from
-  // source; every built-in module a start needs is loaded before the flag (DECISIONS #490).
-  const probe = join(repoRoot, "test", "cli", "fixtures", "after-flag-probe.cjs")
+  // A V8 flag set at run time makes V8 reject the code cache node ships for its own modules, and
+  // node:v8 itself takes ~1.5 ms to load; the CLI once set one (the young generation's growth)
+  // and no longer does (DECISIONS #515). A flag can only be set through node:v8.
+  const probe = join(repoRoot, "test", "cli", "fixtures", "module-load-probe.cjs")
 
-  it("no public built-in module loads after the CLI's V8 flag, through the first answer", async () => {
+  it("a start loads neither node:v8 nor sets a V8 flag, through the first answer", async () => {
     const dir = tempDir()
     const out = join(dir, "probe.json")
     const cli = await startCli(["serve", "--port", "0", "--client-id", "probe"], {
@@ -196,8 +196,9 @@ describe("node's own code cache at start", () => {
     } finally {
       await cli.stop()
     }
-    const { flagSet, after } = readJson(out) as { flagSet: boolean; after: Array<string> }
-    expect(flagSet).toBe(true)
-    expect(after.filter((m) => m.startsWith("NativeModule ") && !m.startsWith("NativeModule internal/"))).toEqual([])
+    const { loaded } = readJson(out) as { loaded: Array<string> }
+    // The server's own modules are in the list, so the probe saw the start.
+    expect(loaded).toContain("NativeModule http")
+    expect(loaded).not.toContain("NativeModule v8")
   }, 30_000)
 })

@@ -18,7 +18,6 @@ const { subscribe, unsubscribe } = require("node:diagnostics_channel")
 const { readFileSync, renameSync, rmSync, writeFileSync } = require("node:fs")
 const { createRequire } = require("node:module")
 const { dirname } = require("node:path")
-const v8 = require("node:v8")
 const vm = require("node:vm")
 
 const HEADER = "// tessera-bundle "
@@ -54,34 +53,11 @@ const writeCache = (cacheFile, id, script) => {
   }
 }
 
-/**
- * Node's own modules that a `serve` loads before its first answer: the HTTP server and what its
- * listen loads (dns, cluster), crypto (the secret's scrypt, ids), perf_hooks (Effect's clock),
- * tty (stdout when it is a terminal), and the argument parser behind util's lazy `parseArgs`.
- */
-const STARTUP_BUILTINS = ["node:http", "node:crypto", "node:perf_hooks", "node:dns", "node:cluster", "node:tty"]
-
-let heapTuned = false
-/**
- * The young generation starts at 1 MiB and doubles after each scavenge that finds it too small;
- * the start allocates ~17 MiB of long-lived objects (Effect's and the engine's modules, their
- * schemas). Growing it sixteenfold reaches V8's usual ceiling (16 MiB) at the first scavenge:
- * two small scavenges before the first answer instead of four, ~13 ms less collection (DECISIONS
- * #433, #465). A busy server reaches that size anyway.
- *
- * Setting a V8 flag makes V8 reject the code cache node ships for its own modules (a cache is
- * keyed by the flags it was made with), so every built-in module loaded afterwards is compiled
- * from source: ~7 ms of a start's main thread (#490). The ones a start needs are loaded first.
- * The flag is set before the bundle is compiled, so the bundle's own code cache always matches
- * the flags it is read with.
- */
-const tuneHeap = () => {
-  if (heapTuned) return
-  heapTuned = true
-  for (const id of STARTUP_BUILTINS) require(id)
-  void require("node:util").parseArgs
-  v8.setFlagsFromString("--semi-space-growth-factor=16")
-}
+// No V8 flag is set here. The CLI used to grow the young generation sixteenfold at a time
+// (`--semi-space-growth-factor`, DECISIONS #433, #465), which needed node:v8 (~1.5 ms to load)
+// and, since a flag makes V8 reject node's own code cache, every built-in module a start uses
+// loaded before it (#490). Once the start allocated less, the flag bought nothing, and without
+// it and node:v8 a start is ~2.5 ms shorter (#515).
 
 /**
  * Compiles the bundle at `file` (with its cache when there is a matching one) and returns a
@@ -89,7 +65,6 @@ const tuneHeap = () => {
  * bundle is up to date while V8 compiles.
  */
 const compileBundle = (file, source = readBundle(file)) => {
-  tuneHeap()
   const id = bundleId(source)
   const cacheFile = `${file}.cache`
   const cachedData = id === undefined ? undefined : readCache(cacheFile, id)
