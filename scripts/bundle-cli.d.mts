@@ -10,8 +10,13 @@ export declare const withPerModuleEffectImports: Plugin
 export declare const withLazyLibraryImports: Plugin
 /** The rewrite behind it, on one source's text; throws for what it cannot keep lazy or correct. */
 export declare const lazyLibraryImports: (source: string, where: string) => string
+/** The plugin that puts the libraries no start runs in a second file, and `finish`, which writes that file beside `outfile`. */
+export declare const sideLibraries: () => {
+  readonly plugin: Plugin
+  readonly finish: (build: typeof import("esbuild").build, text: string, outfile: string) => Promise<{ readonly text: string; readonly file: string | undefined }>
+}
 export declare const bundleCli: (options: {
   readonly outfile: string
   readonly sqlite: string
   readonly listSources?: boolean
-}) => Promise<{ readonly metafile: Metafile; readonly sources: ReadonlyArray<string> }>
+}) => Promise<{ readonly metafile: Metafile; readonly sources: ReadonlyArray<string>; readonly sideFile: string | undefined }>

@@ -3,9 +3,9 @@
 // (scripts/dev-cli.cjs) and the published `tessera` package (scripts/pack-all.mjs). Loading ~300
 // separate ES modules (Effect's among them) costs about twice the bundle's start time.
 import { createHash } from "node:crypto"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
+import { dirname, join, relative, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { declaredExports, directCoreImports, importSpecs } from "./direct-core-imports.mjs"
 import { plainSchemaConstructors } from "./effect-schema-constructors.mjs"
@@ -275,6 +275,79 @@ const withSqliteAddon = (entry) => ({
 })
 
 /**
+ * The libraries no start runs (the signature and address libraries, cbor2 for passkeys, pg for
+ * PostgreSQL) go into a second file beside the bundle, `tessera-libs-<hash>.cjs`, required at
+ * their first use. A start reads, and deserialises the code cache of, only the bundle, and the
+ * bundle's top level no longer declares those libraries' ~550 KB of modules: ~2 ms of every start
+ * (DECISIONS #517). They share no state with the workspace's code (Effect stays in the bundle),
+ * so two files hold them as one did. In the bundle each import of such a library is a module of
+ * one line, `module.exports = require("./tessera-libs-<hash>.cjs")("<its path>")`; the second
+ * file maps each path to its module's initialiser, so a library is evaluated when first asked for
+ * (the lazy imports above still decide when that is). Its name carries the hash of its text, so a
+ * running bundle never finds the file of another build in its place.
+ */
+const SIDE_LIBRARY = /^(?:@noble\/|@scure\/|cbor2(?:$|\/)|pg$)/
+const SIDE_FILE = "__TESSERA_SIDE_LIBRARIES__"
+export const sideLibraries = () => {
+  /** Module path relative to the root → its absolute path. */
+  const modules = new Map()
+  const plugin = {
+    name: "side-libraries",
+    setup: (b) => {
+      b.onResolve({ filter: SIDE_LIBRARY }, async (args) => {
+        if (args.pluginData?.side === true) return undefined
+        const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { side: true } })
+        if (found.errors.length > 0) return { errors: found.errors }
+        const key = relative(root, found.path).split(sep).join("/")
+        modules.set(key, found.path)
+        // A CommonJS module whatever the library's format: its path ends in .cjs.
+        return { path: `${key}.side.cjs`, namespace: "tessera-side" }
+      })
+      b.onLoad({ filter: /.*/, namespace: "tessera-side" }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${SIDE_FILE}`)})(${JSON.stringify(args.path.slice(0, -".side.cjs".length))})`,
+        loader: "js",
+        resolveDir: root
+      }))
+      b.onResolve({ filter: new RegExp(`^\\./${SIDE_FILE}$`) }, (args) => ({ path: args.path, external: true }))
+    }
+  }
+  /**
+   * Writes the second file beside `outfile` (when the bundle asked for any library) and returns
+   * the bundle's text with that file's name in it.
+   */
+  const finish = async (build, text, outfile) => {
+    // The modules the bundle still asks for (esbuild leaves out an import nothing uses).
+    const asked = new Set([...text.matchAll(new RegExp(`require\\("\\./${SIDE_FILE}"\\)\\(("[^"]*")\\)`, "g"))].map((m) => JSON.parse(m[1])))
+    if (asked.size === 0) return { text, file: undefined }
+    const keys = [...asked].sort()
+    for (const k of keys) if (!modules.has(k)) throw new Error(`scripts/bundle-cli.mjs: the bundle asks the side libraries for ${k}, which it never resolved`)
+    const entry = `const load = {\n${keys.map((k) => `  ${JSON.stringify(k)}: () => require(${JSON.stringify(modules.get(k))})`).join(",\n")}\n}\nmodule.exports = (path) => load[path]()\n`
+    const result = await build({
+      stdin: { contents: entry, resolveDir: root, sourcefile: "side-libraries.js", loader: "js" },
+      absWorkingDir: root,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      charset: "ascii",
+      write: false,
+      external: ["pg-native", "cloudflare:sockets"],
+      logLevel: "warning"
+    })
+    const side = result.outputFiles[0].text
+    const name = `tessera-libs-${createHash("sha256").update(side).digest("hex").slice(0, 16)}.cjs`
+    const file = join(dirname(outfile), name)
+    mkdirSync(dirname(file), { recursive: true })
+    // Written aside and renamed, as the bundle is: a starting CLI never reads half of it.
+    const aside = `${file}.${process.pid}.tmp`
+    writeFileSync(aside, side)
+    renameSync(aside, file)
+    return { text: text.split(SIDE_FILE).join(name), file }
+  }
+  return { plugin, finish }
+}
+
+/**
  * Builds the bundle into `outfile`: CommonJS, so that packages/cli/bin/run-bundle.cjs can compile
  * it as a script with V8's code cache, and ASCII, so that it reads as latin1. Its first line is
  * `// tessera-bundle <id>`, the SHA-256 of the rest, which ties a code cache to the bundle it came
@@ -289,6 +362,7 @@ const withSqliteAddon = (entry) => ({
 export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   const { build } = await import("esbuild")
   const manifest = await endpointManifest(build, root)
+  const sides = sideLibraries()
   const result = await build({
     entryPoints: [join(packages, "cli", "src", "cli-entry.ts")],
     absWorkingDir: root,
@@ -308,7 +382,8 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
       withLazyClassSchemas,
       withoutFrameProbe,
       workspaceSources("workspace-sources", [directCoreRewrite, perModuleEffectRewrite, lazyLibraryImports]),
-      ...(sqlite === "package" ? [] : [withSqliteAddon(sqlite)])
+      ...(sqlite === "package" ? [] : [withSqliteAddon(sqlite)]),
+      sides.plugin
     ],
     // The CLI reads its package.json next to the bundle's folder (src/version.ts).
     define: { "import.meta.url": "__tesseraBundleUrl" },
@@ -321,9 +396,12 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   // The workspace sources in the bundle, relative to the root: what the dev runner compares the
   // bundle's age with (a second header line), rather than walking every package folder.
   const sources = Object.keys(result.metafile.inputs).filter((p) => p.startsWith("packages/"))
-  const code = `${listSources ? `// tessera-sources ${JSON.stringify(sources)}\n` : ""}${result.outputFiles[0].text}`
+  const side = await sides.finish(build, result.outputFiles[0].text, outfile)
+  // The side libraries' file is listed too: one that is gone (or changed) makes the bundle stale.
+  const listed = side.file === undefined ? sources : [...sources, relative(root, side.file).split(sep).join("/")]
+  const code = `${listSources ? `// tessera-sources ${JSON.stringify(listed)}\n` : ""}${side.text}`
   // A fresh clone has no dev/ folder yet (esbuild made it when it wrote the file itself).
   mkdirSync(dirname(outfile), { recursive: true })
   writeFileSync(outfile, `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`)
-  return { metafile: result.metafile, sources }
+  return { metafile: result.metafile, sources, sideFile: side.file }
 }

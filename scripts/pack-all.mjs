@@ -5,7 +5,7 @@
 // and prints a JSON summary (name, file, bytes) on stdout.
 import { execFileSync } from "node:child_process"
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
@@ -31,7 +31,9 @@ execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", 
 
 // The published CLI starts from one bundle, as a checkout's does (scripts/bundle-cli.mjs).
 const { bundleCli } = await import("./bundle-cli.mjs")
-await bundleCli({ outfile: join(root, "packages", "cli", "dist", "tessera.cjs"), sqlite: "package" })
+const { sideFile } = await bundleCli({ outfile: join(root, "packages", "cli", "dist", "tessera.cjs"), sqlite: "package" })
+// The libraries no start runs are in a file beside it, which the tarball must carry too (DECISIONS #517).
+const cliFiles = ["package/dist/tessera.cjs", ...(sideFile === undefined ? [] : [`package/dist/${basename(sideFile)}`])]
 
 const packed = []
 for (const d of dirs) {
@@ -50,8 +52,10 @@ for (const file of readdirSync(artifacts).filter((f) => f.endsWith(".tgz")).sort
   const bad = Object.entries(deps).filter(([, v]) => String(v).startsWith("workspace:"))
   if (bad.length > 0) throw new Error(`${file}: workspace ranges left in the tarball: ${bad.map(([k]) => k).join(", ")}`)
   if (JSON.stringify(pkg.exports ?? {}).includes("/src/")) throw new Error(`${file}: exports still point at src/`)
-  if (pkg.bin !== undefined && !execFileSync("tar", ["-tzf", join(artifacts, file)], { encoding: "utf8" }).split("\n").includes("package/dist/tessera.cjs"))
-    throw new Error(`${file}: the CLI bundle dist/tessera.cjs is missing`)
+  if (pkg.bin !== undefined) {
+    const listed = execFileSync("tar", ["-tzf", join(artifacts, file)], { encoding: "utf8" }).split("\n")
+    for (const f of cliFiles) if (!listed.includes(f)) throw new Error(`${file}: the CLI bundle's ${f.slice("package/".length)} is missing`)
+  }
   packed.push({ name: pkg.name, version: pkg.version, file: `artifacts/${file}`, bytes: statSync(join(artifacts, file)).size })
 }
 process.stdout.write(JSON.stringify({ packed }, null, 2) + "\n")

@@ -2,7 +2,7 @@
 // (scripts/lazy-endpoint-groups.mjs, DECISIONS #499). They must carry exactly the source table's
 // data, serve exactly what the sources serve, and keep every group out of the start.
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
@@ -63,6 +63,9 @@ describe("the CLI bundle's endpoint table, loaded group by group", () => {
       .replace("var __tesseraBundleUrl", `{ const write = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...a) => { if (String(c).includes("listening on")) (globalThis.__evaluated ??= []).push("<banner>"); return write(c, ...a) } }\nvar __tesseraBundleUrl`)
       .replace("var __tesseraBundleUrl", `process.on("SIGUSR2", () => { const fs = require("node:fs"); fs.writeFileSync(${JSON.stringify(`${evaluated}.tmp`)}, JSON.stringify(globalThis.__evaluated ?? [])); fs.renameSync(${JSON.stringify(`${evaluated}.tmp`)}, ${JSON.stringify(evaluated)}) });\nvar __tesseraBundleUrl`)
     writeFileSync(join(dir, "dist", "tessera.cjs"), probe)
+    // The libraries no start runs, in the file beside the bundle that it names (DECISIONS #517).
+    const side = /tessera-libs-[0-9a-f]+\.cjs/.exec(text)![0]
+    copyFileSync(join(repoRoot, "packages", "cli", "dev", side), join(dir, "dist", side))
 
     const groupFiles = [...new Set((readFileSync(join(endpointsDir, "table.ts"), "utf8").match(/from "\.\/[^"]+"/g) ?? []).map((s) => s.slice(6, -1)))]
     expect(groupFiles.length).toBeGreaterThan(20)

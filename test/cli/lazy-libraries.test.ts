@@ -1,24 +1,29 @@
 // The CLI bundle loads the signature and address libraries (@noble/*, @scure/*) at their first use
-// instead of at every start (scripts/bundle-cli.mjs, DECISIONS #475). What they compute must not
-// change, no start may load them, and a source the rewrite cannot keep lazy and correct fails the
-// build instead of shipping.
-import { mkdtempSync, readFileSync } from "node:fs"
+// instead of at every start (scripts/bundle-cli.mjs, DECISIONS #475), from a file beside the
+// bundle that holds them with the other libraries no start runs (#517). What they compute must
+// not change, no start may load them, and a source the rewrite cannot keep lazy and correct fails
+// the build instead of shipping.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { describe, expect, it } from "vitest"
 import * as published from "@tessera/core/crypto"
 import { bitcoinSigner, evmSigner, solanaSigner, sparkSigner, tronSigner } from "@tessera/core/testing"
 import { bundleCli, lazyLibraryImports, withLazyLibraryImports } from "../../scripts/bundle-cli.mjs"
 import { bundleProbe } from "./bundle-probe.ts"
+import { startCli } from "./run-cli.ts"
 
 type Probe = typeof published
 
 const bundledProbe = async (): Promise<Probe> => {
-  const outfile = await bundleProbe("crypto-probe.ts", [withLazyLibraryImports])
+  const outfile = await bundleProbe("crypto-probe.ts", [withLazyLibraryImports], { sideLibraries: true })
   const text = readFileSync(outfile, "utf8")
-  // The probe's own check that the rewrite happened: the core's modules reach the libraries through loaders.
+  // The probe's own checks that the rewrite happened (the core's modules reach the libraries
+  // through loaders) and that the libraries are in the file beside it, not in it.
   expect(text).toMatch(/__lazyLibrary\d+\(\)\.ed25519\.Point/)
+  expect(text).toMatch(/require\("\.\/tessera-libs-[0-9a-f]{16}\.cjs"\)\("node_modules\/\.pnpm\/@noble\+curves@/)
+  expect(text).not.toMatch(/^\/\/ node_modules\/\.pnpm\/@noble/m)
   return createRequire(import.meta.url)(outfile) as Probe
 }
 
@@ -64,23 +69,63 @@ describe("signature libraries loaded at first use in the CLI bundle", () => {
     expect(observe(bundled)).toEqual(expected)
   }, 60_000)
 
-  it("the CLI bundle evaluates them only from the loaders the rewrite wrote", async () => {
+  it("the CLI bundle holds none of the libraries no start runs; it asks the file beside it for each, from a loader or a module's initialiser", async () => {
     const outfile = join(mkdtempSync(join(tmpdir(), "tessera-bundle-")), "tessera.cjs")
-    await bundleCli({ outfile, sqlite: "package" })
+    const { sideFile } = await bundleCli({ outfile, sqlite: "package" })
+    expect(sideFile).toBeDefined()
+    expect(basename(sideFile!)).toMatch(/^tessera-libs-[0-9a-f]{16}\.cjs$/)
+    expect(existsSync(sideFile!)).toBe(true)
     const text = readFileSync(outfile, "latin1")
-    // The initialisers of the libraries' modules: esbuild keys each by the module's path.
-    const libraryInits = new Set(
-      [...text.matchAll(/^var (init_\w+) = __esm\(\{\n\s+"node_modules\/\.pnpm\/@(?:noble|scure)\+/gm)].map((m) => m[1]!)
-    )
-    expect(libraryInits.size).toBeGreaterThan(5)
-    // Outside the libraries' own modules, a call of one of their initialisers is only in a loader.
-    const regions = text.split(/^(?=\/\/ (?:node_modules|packages)\/)/m)
-    const calls = regions
-      .filter((r) => !/^\/\/ node_modules\/\.pnpm\/@(?:noble|scure)\+/.test(r))
-      .flatMap((r) => r.split("\n"))
-      .filter((line) => [...libraryInits].some((init) => line.includes(`${init}()`)))
-    expect(calls.length).toBeGreaterThan(5)
-    expect(calls.filter((line) => !/^__lazyLibrary\w* = \(\) => __lazyLibrary\w* \?\?= \(init_\w+\(\), __toCommonJS\(\w+\)\);$/.test(line.trim()))).toEqual([])
+    const side = readFileSync(sideFile!, "latin1")
+    // esbuild heads each module's code with a comment naming its path.
+    const LIBRARY = /^\/\/ node_modules\/\.pnpm\/(?:@noble\+|@scure\+|cbor2@|pg@)/m
+    expect(text).not.toMatch(LIBRARY)
+    for (const lib of ["@noble+curves", "@noble+hashes", "@scure+base", "cbor2@", "pg@"]) expect(side).toContain(`// node_modules/.pnpm/${lib}`)
+    // Each reference is one module of one line, and names a module the file has.
+    const asked = [...text.matchAll(/require\("\.\/(tessera-libs-[0-9a-f]+\.cjs)"\)\("([^"]+)"\)/g)]
+    expect(asked.length).toBeGreaterThan(5)
+    expect(new Set(asked.map((m) => m[1]))).toEqual(new Set([basename(sideFile!)]))
+    expect(text.split("tessera-libs-").length - 1).toBe(asked.length)
+    for (const [, , path] of asked) expect(side).toContain(`${JSON.stringify(path)}: () =>`)
+    // The file evaluates a library only when asked for it: what it exports is a lookup, and a
+    // module it is asked for is the library's own (its exports as published).
+    const lookup = createRequire(import.meta.url)(sideFile!) as (path: string) => Record<string, unknown>
+    expect(typeof lookup).toBe("function")
+    const ed25519 = asked.find((m) => m[2]!.endsWith("@noble/curves/ed25519.js"))![2]!
+    expect(typeof (lookup(ed25519)["ed25519"] as { verify: unknown }).verify).toBe("function")
+    // Its libraries' modules are evaluated only by the lookup's entries.
+    const inits = [...side.matchAll(/^var (init_\w+) = __esm\(/gm)].map((m) => m[1]!)
+    expect(inits.length).toBeGreaterThan(5)
+    const topLevelCalls = side.split("\n").filter((line) => /^\S/.test(line) && inits.some((init) => line.includes(`${init}()`)))
+    expect(topLevelCalls).toEqual([])
+  }, 60_000)
+
+  it("the server run from the bundle checks a wallet's signature through the file beside it", async () => {
+    const cli = await startCli(["serve", "--port", "0", "--db", ":memory:", "--client-id", "libs"], { TESSERA_CLIENT_SECRET: "libs-secret" })
+    try {
+      const base = `${/listening on (\S+)/.exec(cli.banner)![1]!}/platform/external-accounts`
+      const headers = { authorization: `Basic ${btoa("libs:libs-secret")}`, "content-type": "application/json" }
+      const post = async (url: string, body: unknown) => {
+        const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) })
+        return { status: r.status, body: (await r.json()) as { id: string; status: string; messageToSign: string; code: string } }
+      }
+      const signer = evmSigner(seed(9))
+      const account = await post(base, { currency: "USDC", ownershipType: "FIRST_PARTY", accountInfo: { accountType: "ETHEREUM_WALLET", address: signer.address } })
+      expect(account.status).toBe(201)
+      const challenge = async () => {
+        const r = await post(`${base}/${account.body.id}/challenge`, { method: "WALLET_SIGNATURE" })
+        expect(r.status).toBe(201)
+        return r.body.messageToSign
+      }
+      // Another key's signature is refused (and spends the challenge); the wallet's own, on a new
+      // challenge, is accepted and the account is verified.
+      const refused = await post(`${base}/${account.body.id}/verify`, { signature: evmSigner(seed(10)).sign(await challenge()) })
+      expect([refused.status, (refused.body as unknown as { details: { reason: string } }).details.reason]).toEqual([400, "SIGNATURE_INVALID"])
+      const verified = await post(`${base}/${account.body.id}/verify`, { signature: signer.sign(await challenge()) })
+      expect([verified.status, verified.body.status]).toEqual([200, "ACTIVE"])
+    } finally {
+      await cli.stop()
+    }
   }, 60_000)
 
   it("refuses what it cannot keep lazy or correct: a use at load, a namespace import, a local of the same name", () => {
