@@ -13,7 +13,7 @@ export declare const lazyLibraryImports: (source: string, where: string) => stri
 /** The plugin that puts the libraries no start runs in a second file, and `finish`, which writes that file beside `outfile`. */
 export declare const sideLibraries: () => {
   readonly plugin: Plugin
-  readonly finish: (build: typeof import("esbuild").build, text: string, outfile: string) => Promise<{ readonly text: string; readonly file: string | undefined }>
+  readonly finish: (build: typeof import("esbuild").build, text: string, outfile: string, mainInputs: Metafile["inputs"]) => Promise<{ readonly text: string; readonly file: string | undefined }>
 }
 export declare const bundleCli: (options: {
   readonly outfile: string

@@ -288,6 +288,13 @@ const withSqliteAddon = (entry) => ({
  */
 const SIDE_LIBRARY = /^(?:@noble\/|@scure\/|cbor2(?:$|\/)|pg$)/
 const SIDE_FILE = "__TESSERA_SIDE_LIBRARIES__"
+const sameText = (file, text) => {
+  try {
+    return readFileSync(file, "latin1") === text
+  } catch {
+    return false
+  }
+}
 export const sideLibraries = () => {
   /** Module path relative to the root → its absolute path. */
   const modules = new Map()
@@ -296,7 +303,10 @@ export const sideLibraries = () => {
     setup: (b) => {
       b.onResolve({ filter: SIDE_LIBRARY }, async (args) => {
         if (args.pluginData?.side === true) return undefined
-        const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { side: true } })
+        // Resolved as a `require` is: the module in the bundle is CommonJS, so a package with
+        // both builds (pg) gives its CommonJS one, whose exports object is what a default import
+        // of it read before the split (pg's ES module wrapper re-exports only some names).
+        const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: "require-call", importer: args.importer, pluginData: { side: true } })
         if (found.errors.length > 0) return { errors: found.errors }
         const key = relative(root, found.path).split(sep).join("/")
         modules.set(key, found.path)
@@ -313,12 +323,17 @@ export const sideLibraries = () => {
   }
   /**
    * Writes the second file beside `outfile` (when the bundle asked for any library) and returns
-   * the bundle's text with that file's name in it.
+   * the bundle's text with that file's name in it. `mainInputs`, the bundle's metafile inputs,
+   * must share no library module with the file: a second copy of a module (a workspace import
+   * of `pg-types` beside pg's own) would hold state of its own.
    */
-  const finish = async (build, text, outfile) => {
+  const finish = async (build, text, outfile, mainInputs) => {
     // The modules the bundle still asks for (esbuild leaves out an import nothing uses).
     const asked = new Set([...text.matchAll(new RegExp(`require\\("\\./${SIDE_FILE}"\\)\\(("[^"]*")\\)`, "g"))].map((m) => JSON.parse(m[1])))
-    if (asked.size === 0) return { text, file: undefined }
+    if (asked.size === 0) {
+      if (text.includes(SIDE_FILE)) throw new Error("scripts/bundle-cli.mjs: the bundle names the side libraries' file in a form the build does not read")
+      return { text, file: undefined }
+    }
     const keys = [...asked].sort()
     for (const k of keys) if (!modules.has(k)) throw new Error(`scripts/bundle-cli.mjs: the bundle asks the side libraries for ${k}, which it never resolved`)
     const entry = `const load = {\n${keys.map((k) => `  ${JSON.stringify(k)}: () => require(${JSON.stringify(modules.get(k))})`).join(",\n")}\n}\nmodule.exports = (path) => load[path]()\n`
@@ -331,18 +346,30 @@ export const sideLibraries = () => {
       target: "node20",
       charset: "ascii",
       write: false,
+      metafile: true,
+      // pg's optional native binding and its Cloudflare socket are loaded only when asked for.
       external: ["pg-native", "cloudflare:sockets"],
       logLevel: "warning"
     })
+    const twice = Object.keys(result.metafile.inputs).filter((p) => p.includes("node_modules") && p in mainInputs)
+    if (twice.length > 0) throw new Error(`scripts/bundle-cli.mjs: in both the bundle and its side libraries' file: ${twice.join(", ")}`)
     const side = result.outputFiles[0].text
     const name = `tessera-libs-${createHash("sha256").update(side).digest("hex").slice(0, 16)}.cjs`
     const file = join(dirname(outfile), name)
     mkdirSync(dirname(file), { recursive: true })
-    // Written aside and renamed, as the bundle is: a starting CLI never reads half of it.
-    const aside = `${file}.${process.pid}.tmp`
-    writeFileSync(aside, side)
-    renameSync(aside, file)
-    return { text: text.split(SIDE_FILE).join(name), file }
+    // Written aside and renamed, as the bundle is: a starting CLI never reads half of it. The
+    // same file already there is left as it is (a newer one would make the bundle look stale).
+    // Files of earlier builds stay: a CLI started from an earlier bundle may still ask for one.
+    if (!sameText(file, side)) {
+      const aside = `${file}.${process.pid}.tmp`
+      writeFileSync(aside, side)
+      renameSync(aside, file)
+    }
+    const named = text.split(SIDE_FILE)
+    // Every reference is one the lookup above read, or the bundle would ask for a file that is not there.
+    const references = [...text.matchAll(new RegExp(`require\\("\\./${SIDE_FILE}"\\)\\("[^"]*"\\)`, "g"))].length
+    if (named.length - 1 !== references) throw new Error(`scripts/bundle-cli.mjs: the bundle names the side libraries' file ${named.length - 1} times, ${references} of them in a form the build reads`)
+    return { text: named.join(name), file }
   }
   return { plugin, finish }
 }
@@ -374,8 +401,8 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
     outfile,
     write: false,
     metafile: true,
-    // pg's optional native binding and its Cloudflare socket are loaded only when asked for.
-    external: [...(sqlite === "package" ? ["better-sqlite3"] : []), "pg-native", "cloudflare:sockets"],
+    // pg, whose optional native binding and Cloudflare socket are external, is in the side file.
+    external: sqlite === "package" ? ["better-sqlite3"] : [],
     plugins: [
       withLazyEndpointGroups(manifest),
       withoutFastCheck,
@@ -396,7 +423,7 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   // The workspace sources in the bundle, relative to the root: what the dev runner compares the
   // bundle's age with (a second header line), rather than walking every package folder.
   const sources = Object.keys(result.metafile.inputs).filter((p) => p.startsWith("packages/"))
-  const side = await sides.finish(build, result.outputFiles[0].text, outfile)
+  const side = await sides.finish(build, result.outputFiles[0].text, outfile, result.metafile.inputs)
   // The side libraries' file is listed too: one that is gone (or changed) makes the bundle stale.
   const listed = side.file === undefined ? sources : [...sources, relative(root, side.file).split(sep).join("/")]
   const code = `${listSources ? `// tessera-sources ${JSON.stringify(listed)}\n` : ""}${side.text}`

@@ -22,10 +22,11 @@ export const bundleProbe = async (fixture: string, plugins: ReadonlyArray<Plugin
     format: "cjs",
     outfile,
     write: false,
+    metafile: true,
     plugins: [...plugins, ...(sides === undefined ? [] : [sides.plugin])],
     logLevel: "silent"
   })
   const text = result.outputFiles[0]!.text
-  writeFileSync(outfile, sides === undefined ? text : (await sides.finish(build, text, outfile)).text)
+  writeFileSync(outfile, sides === undefined ? text : (await sides.finish(build, text, outfile, result.metafile.inputs)).text)
   return outfile
 }

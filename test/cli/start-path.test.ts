@@ -175,10 +175,10 @@ process.on("SIGTERM", () => server.close())
 describe("node's own code cache at start", () => {
   // A V8 flag set at run time makes V8 reject the code cache node ships for its own modules, and
   // node:v8 itself takes ~1.5 ms to load; the CLI once set one (the young generation's growth)
-  // and no longer does (DECISIONS #515). A flag can only be set through node:v8.
+  // and no longer does (DECISIONS #515). node:v8 is the public way to set one.
   const probe = join(repoRoot, "test", "cli", "fixtures", "module-load-probe.cjs")
 
-  it("a start loads neither node:v8 nor sets a V8 flag, through the first answer", async () => {
+  it("a start loads neither node:v8 nor the side libraries' file, through the first answer", async () => {
     const dir = tempDir()
     const out = join(dir, "probe.json")
     const cli = await startCli(["serve", "--port", "0", "--client-id", "probe"], {
@@ -196,9 +196,12 @@ describe("node's own code cache at start", () => {
     } finally {
       await cli.stop()
     }
-    const { loaded } = readJson(out) as { loaded: Array<string> }
-    // The server's own modules are in the list, so the probe saw the start.
+    const { loaded, required } = readJson(out) as { loaded: Array<string>; required: Array<string> }
+    // The server's own modules are in the lists, so the probe saw the start.
     expect(loaded).toContain("NativeModule http")
     expect(loaded).not.toContain("NativeModule v8")
+    // The libraries no start runs are in a file beside the bundle (#517), required at first use.
+    expect(required.some((f) => f.endsWith("run-bundle.cjs"))).toBe(true)
+    expect(required.filter((f) => /tessera-libs-/.test(f))).toEqual([])
   }, 30_000)
 })

@@ -57,7 +57,8 @@ const writeCache = (cacheFile, id, script) => {
 // (`--semi-space-growth-factor`, DECISIONS #433, #465), which needed node:v8 (~1.5 ms to load)
 // and, since a flag makes V8 reject node's own code cache, every built-in module a start uses
 // loaded before it (#490). Once the start allocated less, the flag bought nothing, and without
-// it and node:v8 a start is ~2.5 ms shorter (#515).
+// it and node:v8 the bundle is compiled ~7 ms sooner, most of which the later loads of the
+// built-ins a start does need take back (#515).
 
 /**
  * Compiles the bundle at `file` (with its cache when there is a matching one) and returns a
@@ -71,7 +72,9 @@ const compileBundle = (file, source = readBundle(file)) => {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
-    // pg imports `cloudflare:sockets` dynamically on Cloudflare only; elsewhere nothing does.
+    // A dynamic import() in the bundle resolves as in any module. There is none today: esbuild
+    // turns the workspace's into requires, and pg (whose Cloudflare path has one) is in the side
+    // libraries' file, loaded by node's own require (DECISIONS #517).
     ...(vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
   })
   return {
