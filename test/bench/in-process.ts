@@ -10,6 +10,7 @@ import { makeEngine, Store } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { captureSqliteStatements } from "./capture.ts"
+import { rawMapsCreations, recordsOf } from "./raw-maps.ts"
 import { makeReplay } from "./replay.ts"
 import { CLIENTS, compare, interleaved, median, ROUNDS, SECONDS, SHORT } from "./rounds.ts"
 import { applyPragmas, type LoggedCall } from "./statement-log.ts"
@@ -78,6 +79,11 @@ const fixedWorldCreations = async (customers: number) => {
   const batch = Math.max(100, Math.floor(customers / 10))
   // Warm-up: the same code paths at this size before anything is timed.
   for (let k = 0; k < batch; k++) engine.runSync(createCustomer(platform, body(n++)))
+  // The baseline writes the world's records and the warm-up's new ones into plain Maps (raw-maps.ts).
+  const seed = recordsOf(world)
+  const lastSeq = seed.length === 0 ? 0 : seed[seed.length - 1]!.seq
+  const created = recordsOf(handle.snapshot()).filter((r) => r.seq > lastSeq)
+  const raw = rawMapsCreations(seed, created, created.length / batch)
   const samples: Array<Sample> = []
   const measure = async (seconds: number) => {
     let created = 0
@@ -99,7 +105,7 @@ const fixedWorldCreations = async (customers: number) => {
     samples.push({ perSec, cpuUsPerCreation: cpu / created, customers: [customers, customers + batch], records })
     return perSec
   }
-  return { measure, samples, dispose: () => engine.dispose() }
+  return { measure, raw, samples, dispose: () => engine.dispose() }
 }
 
 /** Median rate and CPU per creation of a figure's samples, with the store's size as it was measured. */
@@ -204,15 +210,17 @@ export const inProcessBench = async () => {
   const { sqliteVsRaw, growing } = await growingPhase()
   // Each fixed size alone in the heap (the others, and the growing world, are gone): a world of
   // 1,000 customers beside one of 100,000 would pay the larger one's garbage collection.
-  const atSize: Record<string, ReturnType<typeof summary>> = {}
+  const atSize: Record<string, ReturnType<typeof summary> & { readonly rawMapsBaseline: number; readonly vsRawMaps: number }> = {}
   for (const size of SIZES) {
     collectGarbage()
     const fixed = await fixedWorldCreations(size)
     await fixed.measure(SECONDS / 5) // warm-up
+    await fixed.raw(SECONDS / 5)
     collectGarbage() // the seeding's garbage too
     fixed.samples.length = 0
-    for (let r = 0; r < ROUNDS; r++) await fixed.measure(SECONDS)
-    atSize[String(size)] = summary(fixed.samples)
+    const rounds = await interleaved(["tessera", "raw"] as const, ROUNDS, (name) => (name === "tessera" ? fixed.measure(SECONDS) : fixed.raw(SECONDS)))
+    const vsRaw = compare(rounds, "tessera", "raw")
+    atSize[String(size)] = { ...summary(fixed.samples), rawMapsBaseline: vsRaw.baseline, vsRawMaps: vsRaw.ratio }
     await fixed.dispose()
   }
 
@@ -237,7 +245,8 @@ export const inProcessBench = async () => {
       sqlite: sqliteVsRaw.tessera,
       rawBetterSqlite3Baseline: sqliteVsRaw.baseline,
       sqliteVsRaw: sqliteVsRaw.ratio,
-      baselineNote: "the statements the SQLite store ran for the same creations, replayed raw, with one log sync per creation as engine.runSync pays"
+      baselineNote: "the statements the SQLite store ran for the same creations, replayed raw, with one log sync per creation as engine.runSync pays",
+      memoryBaselineNote: "memoryAtCustomers: rawMapsBaseline is the same records (the world's, then a batch's new ones) written into plain Maps by id and by index key, a lookup before each write, in rounds interleaved with Tessera's (raw-maps.ts); vsRawMaps is the median of the per-round ratios"
     },
     engineCreation: { memory: engineCreate, sqlite: sqliteEngineCreate, targetMs: 5 },
     fork: { worldOf1000Customers: fork, forkPlusEngine: forkEngine }

@@ -54,9 +54,10 @@ describe("pnpm bench --short", () => {
       for (const k of ["tesseraMs", "bareMs", "ratio"]) expect(typeof at(out, `cold-start.withoutExtraCaCerts.${k}`), k).toBe("number")
     for (const k of ["memory", "sqlite", "rawBetterSqlite3Baseline", "sqliteVsRaw"]) expect(typeof at(out, `in-process.creationsPerSec.${k}`), k).toBe("number")
     // In-process creations at three fixed world sizes too, each saying how large the store was.
-    const atSize = Object.values(out["in-process"].creationsPerSec.memoryAtCustomers) as Array<{ perSec: unknown; samples: Array<{ customersHeld: unknown }> }>
+    // Each beside its baseline, the same records written into plain Maps (raw-maps.ts).
+    const atSize = Object.values(out["in-process"].creationsPerSec.memoryAtCustomers) as Array<{ perSec: unknown; rawMapsBaseline: unknown; vsRawMaps: unknown; samples: Array<{ customersHeld: unknown }> }>
     expect(atSize).toHaveLength(3)
-    for (const f of atSize) expect([typeof f.perSec, typeof f.samples[0]?.customersHeld]).toEqual(["number", "string"])
+    for (const f of atSize) expect([typeof f.perSec, typeof f.rawMapsBaseline, typeof f.vsRawMaps, typeof f.samples[0]?.customersHeld]).toEqual(["number", "number", "number", "string"])
     // The baselines answer Tessera's bytes (the bench refuses to run otherwise; shown here too).
     for (const what of ["http.sameBytes.get", "http.sameBytes.post", "flows.sameBytes.leg1", "flows.sameBytes.leg2"])
       expect(at(out, `${what}.bare`), what).toEqual(at(out, `${what}.tessera`))
