@@ -286,6 +286,9 @@ const withSqliteAddon = (entry) => ({
  * (the lazy imports above still decide when that is). Its name carries the hash of its text, so a
  * running bundle never finds the file of another build in its place.
  */
+/** What both files are: one CommonJS script for Node 20, ASCII (read as latin1), kept in memory with its metafile. */
+const SCRIPT_OPTIONS = { absWorkingDir: root, bundle: true, platform: "node", format: "cjs", target: "node20", charset: "ascii", write: false, metafile: true }
+
 const SIDE_LIBRARY = /^(?:@noble\/|@scure\/|cbor2(?:$|\/)|pg$)/
 const SIDE_FILE = "__TESSERA_SIDE_LIBRARIES__"
 const sameText = (file, text) => {
@@ -338,15 +341,8 @@ export const sideLibraries = () => {
     for (const k of keys) if (!modules.has(k)) throw new Error(`scripts/bundle-cli.mjs: the bundle asks the side libraries for ${k}, which it never resolved`)
     const entry = `const load = {\n${keys.map((k) => `  ${JSON.stringify(k)}: () => require(${JSON.stringify(modules.get(k))})`).join(",\n")}\n}\nmodule.exports = (path) => load[path]()\n`
     const result = await build({
+      ...SCRIPT_OPTIONS,
       stdin: { contents: entry, resolveDir: root, sourcefile: "side-libraries.js", loader: "js" },
-      absWorkingDir: root,
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      charset: "ascii",
-      write: false,
-      metafile: true,
       // pg's optional native binding and its Cloudflare socket are loaded only when asked for.
       external: ["pg-native", "cloudflare:sockets"],
       logLevel: "warning"
@@ -391,16 +387,9 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   const manifest = await endpointManifest(build, root)
   const sides = sideLibraries()
   const result = await build({
+    ...SCRIPT_OPTIONS,
     entryPoints: [join(packages, "cli", "src", "cli-entry.ts")],
-    absWorkingDir: root,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    charset: "ascii",
     outfile,
-    write: false,
-    metafile: true,
     // pg, whose optional native binding and Cloudflare socket are external, is in the side file.
     external: sqlite === "package" ? ["better-sqlite3"] : [],
     plugins: [
