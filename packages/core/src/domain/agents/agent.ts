@@ -158,16 +158,6 @@ export interface AgentQuoteRecord {
   readonly agentId: string
 }
 
-/** A device code, in the server scope: redemption finds it before it knows the platform. */
-export interface AgentDeviceCodeRecord {
-  readonly id: string
-  readonly platformId: string
-  readonly agentId: string
-  readonly expiresAt: string
-  readonly redeemedAt?: string
-  readonly createdAt: string
-}
-
 /** An agent's credential, in the server scope under the SHA-256 of its access token (DECISIONS #373). */
 export interface AgentCredentialRecord {
   readonly id: string
@@ -176,9 +166,4 @@ export interface AgentCredentialRecord {
   readonly createdAt: string
 }
 
-export const deviceCodeView = (c: AgentDeviceCodeRecord) => ({
-  code: c.id,
-  agentId: c.agentId,
-  expiresAt: c.expiresAt,
-  redeemed: c.redeemedAt !== undefined
-})
+export { type AgentDeviceCodeRecord, deviceCodeView } from "./device-code.ts"

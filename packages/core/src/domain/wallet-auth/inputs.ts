@@ -95,9 +95,3 @@ export const decodeByType = <D extends Decoders>(variants: D) => {
     return decoders[typed.right.type](input)
   }
 }
-
-export const decodeBody = <A, I>(schema: Schema.Schema<A, I>) => {
-  const d = decodeInput(schema)
-  return (input: unknown): Either.Either<A, InvalidInput> =>
-    isJsonObject(input) ? d(input) : Either.left(bodyNotAnObject())
-}

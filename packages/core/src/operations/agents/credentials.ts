@@ -1,5 +1,6 @@
 import { Clock, Effect, Option } from "effect"
-import { type AgentDeviceCodeRecord, type AgentRecord, deviceCodeView } from "../../domain/agents/agent.ts"
+import type { AgentRecord } from "../../domain/agents/agent.ts"
+import { type AgentDeviceCodeRecord, deviceCodeView } from "../../domain/agents/device-code.ts"
 import { AgentCredentials, AgentDeviceCodes, Agents, Platforms } from "../../domain/collections.ts"
 import { Conflict, InvalidInput, Unauthorized } from "../../domain/errors.ts"
 import { referenceNotFound } from "../../domain/not-found.ts"

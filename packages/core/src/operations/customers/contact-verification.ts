@@ -7,7 +7,7 @@ import { type CustomerRecord, customerView } from "../../domain/customers/custom
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { NO_CONTENT } from "../../domain/reply.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
+import { decodeBody } from "../../domain/field-errors.ts"
 import { type ChannelState, type ContactEvent, contactChannel } from "../../machines/contact-verification.ts"
 import { Store } from "../../ports/store.ts"
 import { CONTACT_VERIFICATION_SANDBOX_CODE } from "../../sandbox/literals.ts"

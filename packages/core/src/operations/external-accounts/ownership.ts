@@ -1,7 +1,7 @@
 import { Clock, Effect, Either, Schema } from "effect"
 import { ExternalAccounts } from "../../domain/collections.ts"
 import { NonEmpty, optional } from "../../domain/common.ts"
-import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
+import { decodeBody } from "../../domain/field-errors.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { reply } from "../../domain/reply.ts"
 import { rfc3339 } from "../../domain/time.ts"

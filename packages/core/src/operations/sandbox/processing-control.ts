@@ -1,7 +1,7 @@
 import { Effect, Either, Schema } from "effect"
 import { ProcessingControls } from "../../domain/collections.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
-import { decodeBody } from "../../domain/wallet-auth/inputs.ts"
+import { decodeBody } from "../../domain/field-errors.ts"
 import { Store } from "../../ports/store.ts"
 import { loadWallet } from "../wallet-auth/wallet-context.ts"
 
