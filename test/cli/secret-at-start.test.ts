@@ -1,9 +1,10 @@
-// The configured secret of a new platform is hashed in the thread pool once the CLI listens
-// (DECISIONS #495): what a user notices is only that the secret works, that the database keeps its
+// The configured secret of a new platform is hashed in the thread pool a moment after the CLI
+// listens (DECISIONS #495, #520): what a user notices is only that the secret works, that the database keeps its
 // hash (never the secret), even when the server is stopped right after it started, and that a
 // restart with another secret replaces it.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { SECRET_SETTLE_DELAY_MS } from "@tessera/core"
 import { verifySecretHash } from "@tessera/core/crypto"
 import { describe, expect, it } from "vitest"
 import { startCli, tempDir } from "./run-cli.ts"
@@ -57,6 +58,26 @@ describe("the configured client secret at start", () => {
     await serving(db, "quick-secret", async (banner) => {
       expect(await statusOf(banner, "quick-secret")).toBe(200)
     })
+  })
+
+  it("a running server stores the hash a moment after it starts, without being stopped", async () => {
+    const db = join(tempDir(), "s.sqlite")
+    const cli = await startCli(["serve", "--port", "0", "--db", db, "--client-id", "me"], { TESSERA_CLIENT_SECRET: "running-secret" })
+    try {
+      expect(await statusOf(cli.banner, "running-secret")).toBe(200)
+      // Checked or derived SECRET_SETTLE_DELAY_MS after the listen (DECISIONS #520), then committed.
+      const stored = async () => {
+        const text = readFileSync(db, "latin1") + readFileSync(`${db}-wal`, { encoding: "latin1", flag: "a+" })
+        return text.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? []
+      }
+      const deadline = Date.now() + SECRET_SETTLE_DELAY_MS + 10_000
+      while ((await stored()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      const hashes = await stored()
+      expect(hashes.length).toBeGreaterThan(0)
+      for (const h of hashes) expect(await verifySecretHash("running-secret", h)).toBe(true)
+    } finally {
+      await cli.stop()
+    }
   })
 
   it("a restart with the same secret keeps serving it", async () => {

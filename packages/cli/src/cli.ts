@@ -1,4 +1,4 @@
-import { Engine, makeEngine, type PlatformRecord } from "@tessera/core"
+import { Engine, makeEngine, type PlatformRecord, SECRET_SETTLE_DELAY_MS } from "@tessera/core"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { SqliteStore } from "@tessera/adapter-sqlite"
 import { type RunningServer, serve, startDueRunner, startWebhookWorker } from "@tessera/adapter-http"
@@ -17,12 +17,26 @@ const logLine = (fields: Record<string, unknown>) =>
   process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...fields }) + "\n")
 
 /**
+ * `settle`, run `delayMs` from now or at `now()`, whichever comes first, once: `done` settles when
+ * it has run. The timer keeps no process alive.
+ */
+const runLater = (settle: () => Promise<void>, delayMs: number) => {
+  let begin!: () => void
+  const done = new Promise<void>((resolve) => (begin = resolve)).then(settle)
+  const timer = setTimeout(begin, delayMs)
+  timer.unref()
+  return { done, now: () => (clearTimeout(timer), begin(), done) }
+}
+
+/**
  * Opens the store and the platform, then listens: a database problem is reported before the port
  * is taken. Known problems (busy port, unusable database path or host) reject with a one-line
  * StartupError. The configured secret is accepted at once and its stored hash checked or derived
- * once the server listens (`secretStored` settles when that is done; DECISIONS #495): scrypt is
- * ~30 ms of CPU that would otherwise compete with the start itself. A caller that stops the server
- * itself awaits `secretStored` before it disposes the engine, as the CLI does.
+ * in libuv's thread pool SECRET_SETTLE_DELAY_MS after the server listens (DECISIONS #495, #520):
+ * scrypt is ~30 ms of memory-hard CPU that would otherwise compete with the start and its first
+ * answers. `secretStored` settles when that is done; `settleSecretNow` starts it at once and
+ * returns the same promise. A caller that stops the server itself awaits `settleSecretNow()`
+ * before it disposes the engine, as the CLI does, so the database keeps the hash.
  */
 export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
@@ -85,21 +99,25 @@ export const startServer = async (config: ServerConfig) => {
       seeded()
     }
   }
-  // In libuv's thread pool while the server answers. This process accepts the configured secret
-  // either way; a failure leaves the store's hash as it was (a new platform's pending), which the
-  // next start settles again, and is said on stderr (the error names no secret).
-  const secretStored =
-    settleSecret === undefined
-      ? Promise.resolve()
-      : settleSecret().catch((e: unknown) => {
-          process.stderr.write(`tessera: the client secret's hash could not be stored (${e instanceof Error ? e.message : String(e)}); the next start stores it\n`)
-        })
+  // In libuv's thread pool once the start's first answers are out of the way. This process accepts
+  // the configured secret either way; a failure leaves the store's hash as it was (a new
+  // platform's pending), which the next start settles again, and is said on stderr (the error
+  // names no secret).
+  const secret = runLater(
+    () =>
+      settleSecret === undefined
+        ? Promise.resolve()
+        : settleSecret().catch((e: unknown) => {
+            process.stderr.write(`tessera: the client secret's hash could not be stored (${e instanceof Error ? e.message : String(e)}); the next start stores it\n`)
+          }),
+    SECRET_SETTLE_DELAY_MS
+  )
   // Always on (DECISIONS #241): a URL set at run time by PATCH /config is delivered to at the
   // next tick. Idle, a tick is one indexed read of the platforms that have a URL, and finds none.
   const webhooks = startWebhookWorker(engine)
   // Delayed sandbox outcomes (a 005 transfer failing after 30 s) on the engine's clock.
   const outcomes = startDueRunner(engine)
-  return { engine, platform, server, webhooks, outcomes, secretStored, readyMs: performance.now() - started }
+  return { engine, platform, server, webhooks, outcomes, secretStored: secret.done, settleSecretNow: secret.now, readyMs: performance.now() - started }
 }
 
 const fail = (e: unknown) => {
@@ -127,7 +145,7 @@ export const main = async (argv: ReadonlyArray<string>) => {
 }
 
 const serveUntilSignalled = async (config: ServerConfig) => {
-  const { engine, platform, server, webhooks, outcomes, secretStored, readyMs } = await startServer(config)
+  const { engine, platform, server, webhooks, outcomes, settleSecretNow, readyMs } = await startServer(config)
   // Once serving, an escaped error ends the process as a startup one would: one line, exit 1.
   const crash = (e: unknown) => {
     fail(e)
@@ -144,7 +162,7 @@ const serveUntilSignalled = async (config: ServerConfig) => {
     force.unref()
     // Stop accepting and abort the webhook attempts under way at once (their events stay due for
     // the next start); only then close the store, which in-flight requests may still be using.
-    void Promise.all([server.close(), webhooks.stop(), outcomes.stop(), secretStored])
+    void Promise.all([server.close(), webhooks.stop(), outcomes.stop(), settleSecretNow()])
       .then(() => engine.dispose())
       .then(
         () => process.exit(0),

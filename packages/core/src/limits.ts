@@ -114,6 +114,14 @@ export const STORE_TRANSACTION_RETRIES = 3
  */
 export const SECRET_SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const
 
+/**
+ * How long after it listens the CLI checks or derives the stored hash of its configured secret
+ * (scrypt in libuv's thread pool; it accepts the secret from memory meanwhile). Run at once, that
+ * memory-hard work competed with the start's last steps and its first answers for the machine's
+ * cores and cache (DECISIONS #520); a stop before then runs it at once.
+ */
+export const SECRET_SETTLE_DELAY_MS = 1_000
+
 /** Wrong secrets allowed per client id in a window before further attempts answer 429. */
 export const AUTH_FAILURE_LIMIT = 5
 export const AUTH_FAILURE_WINDOW_MS = 60_000
