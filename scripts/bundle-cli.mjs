@@ -201,12 +201,16 @@ export const withPerModuleEffectImports = workspaceSources("effect-per-module-im
  * reads it from there: the same objects and functions, evaluated later. The rewrite works on the
  * syntax tree (TypeScript's parser), and fails the build for what it cannot keep lazy or keep
  * correct: a use at module load (it would load the library at the start anyway), a default or
- * namespace import, a re-export, or a local declaration of the same name.
+ * namespace import, a re-export, or a local declaration of the same name. node:crypto is loaded
+ * the same way: a start draws no random bytes from it (the new platform's id comes from the
+ * kernel's generator, ports/ids.ts) and its secret's scrypt runs a second after the listen, so
+ * loading node's ~15 crypto modules (~2 ms) waits for the first request that hashes, signs or
+ * verifies (DECISIONS #521).
  */
-const LAZY_LIBRARY = /^@(?:noble|scure)\//
+const LAZY_LIBRARY = /^(?:@(?:noble|scure)\/|node:crypto$)/
 let typescript
 export const lazyLibraryImports = (source, where) => {
-  if (!/from\s*"@(?:noble|scure)\//.test(source)) return source
+  if (!/from\s*"(?:@(?:noble|scure)\/|node:crypto")/.test(source)) return source
   typescript ??= createRequire(import.meta.url)("typescript")
   const ts = typescript
   const fail = (node, why) => {

@@ -137,4 +137,13 @@ describe("signature libraries loaded at first use in the CLI bundle", () => {
     expect(() => lazyLibraryImports(`${lib}export const f = (base58: string) => base58\n`, "a.ts")).toThrow(/a local base58/)
     expect(() => lazyLibraryImports(`${lib}export { base58 }\n`, "a.ts")).toThrow(/re-export/)
   })
+
+  it("loads node:crypto the same way, and leaves node's other modules as they are (DECISIONS #521)", () => {
+    const crypto = lazyLibraryImports('import { randomFillSync } from "node:crypto"\nexport const f = (b: Uint8Array) => randomFillSync(b)\n', "a.ts")
+    expect(crypto).toContain('require("node:crypto")')
+    expect(crypto).toContain("__lazyLibrary0().randomFillSync(b)")
+    expect(() => lazyLibraryImports('import { createHash } from "node:crypto"\nexport const h = createHash("sha256")\n', "a.ts")).toThrow(/used when the module loads/)
+    const fs = 'import { readFileSync } from "node:fs"\nexport const f = () => readFileSync("x")\n'
+    expect(lazyLibraryImports(fs, "a.ts")).toBe(fs)
+  })
 })

@@ -178,7 +178,7 @@ describe("node's own code cache at start", () => {
   // and no longer does (DECISIONS #515). node:v8 is the public way to set one.
   const probe = join(repoRoot, "test", "cli", "fixtures", "module-load-probe.cjs")
 
-  it("a start loads neither node:v8 nor the side libraries' file, through the first answer", async () => {
+  it("a start loads neither node:v8, node:crypto nor the side libraries' file, through the first answer", async () => {
     const dir = tempDir()
     const out = join(dir, "probe.json")
     const cli = await startCli(["serve", "--port", "0", "--client-id", "probe"], {
@@ -196,10 +196,14 @@ describe("node's own code cache at start", () => {
     } finally {
       await cli.stop()
     }
-    const { loaded, required } = readJson(out) as { loaded: Array<string>; required: Array<string> }
+    const { loaded, required, loadedAtFirstAnswer } = readJson(out) as { loaded: Array<string>; required: Array<string>; loadedAtFirstAnswer: Array<string> }
     // The server's own modules are in the lists, so the probe saw the start.
     expect(loaded).toContain("NativeModule http")
     expect(loaded).not.toContain("NativeModule v8")
+    // node:crypto loads at its first use (#521): the new platform's id comes from the kernel's
+    // generator, and the secret's scrypt runs a second after the listen (#520).
+    expect(loadedAtFirstAnswer).toContain("NativeModule http")
+    expect(loadedAtFirstAnswer).not.toContain("NativeModule crypto")
     // The libraries no start runs are in a file beside the bundle (#517), required at first use.
     expect(required.some((f) => f.endsWith("run-bundle.cjs"))).toBe(true)
     expect(required.filter((f) => /tessera-libs-/.test(f))).toEqual([])

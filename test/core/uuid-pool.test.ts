@@ -1,18 +1,38 @@
 import { describe, expect, it, vi } from "vitest"
 
-// The CSPRNG replaced by a counter (byte k of all the bytes ever drawn is k mod 256), so every
+// Both CSPRNGs replaced by one counter (byte k of all the bytes ever drawn is k mod 256), so every
 // uuid's random digits are known in advance: a slot drawn twice, a byte skipped, a wrong bit at a
-// refill or a wrong digit position all change the text.
+// refill or a wrong digit position all change the text. The process's first fill reads the
+// kernel's generator (/dev/urandom), every later one node:crypto's (DECISIONS #521).
 let drawn = 0
 let refills = 0
+let deviceReads = 0
+const count = (buffer: Uint8Array) => {
+  for (let i = 0; i < buffer.length; i++) buffer[i] = drawn++ & 0xff
+}
 vi.mock("node:crypto", async (original) => ({
   ...(await original<typeof import("node:crypto")>()),
   randomFillSync: <T extends Uint8Array>(buffer: T): T => {
     refills++
-    for (let i = 0; i < buffer.length; i++) buffer[i] = drawn++ & 0xff
+    count(buffer)
     return buffer
   }
 }))
+const DEVICE_FD = -42
+vi.mock("node:fs", async (original) => {
+  const fs = await original<typeof import("node:fs")>()
+  return {
+    ...fs,
+    openSync: (path: string, ...rest: Array<never>) => (path === "/dev/urandom" ? DEVICE_FD : fs.openSync(path, ...rest)),
+    readSync: (fd: number, buffer: Uint8Array, ...rest: Array<never>) => {
+      if (fd !== DEVICE_FD) return fs.readSync(fd, buffer, ...rest)
+      deviceReads++
+      count(buffer)
+      return buffer.length
+    },
+    closeSync: (fd: number) => (fd === DEVICE_FD ? undefined : fs.closeSync(fd))
+  }
+})
 
 const { timeOrderedUuid } = await import("../../packages/core/src/ports/ids.ts")
 
@@ -33,7 +53,8 @@ describe("version-7 uuids from the pooled random bytes", () => {
     // Each refill draws 4,096 counter bytes; the uuids take the first 4,090 of each (409 × 10).
     const byteOf = (k: number) => ((Math.floor(k / 4090) * 4096 + (k % 4090)) & 0xff)
     made.forEach(({ ms, uuid }, i) => expect(uuid).toBe(expected(ms, Array.from({ length: 10 }, (_, j) => byteOf(i * 10 + j)))))
-    expect(refills).toBe(Math.ceil(1_000 / 409))
+    expect(deviceReads).toBe(1)
+    expect(refills).toBe(Math.ceil(1_000 / 409) - 1)
     // A uuid already handed out is its own string: later writes into the buffer do not reach it.
     expect(made[0]!.uuid).toBe(expected(times[0]!, Array.from({ length: 10 }, (_, j) => j)))
   })

@@ -1,4 +1,5 @@
 import { randomFillSync } from "node:crypto"
+import { closeSync, openSync, readSync } from "node:fs"
 import { Context, Effect, Layer } from "effect"
 
 export interface IdsService {
@@ -82,7 +83,7 @@ export const timeOrderedUuid = (ms: number = Date.now()): string => {
     textMs = ms
   }
   if (poolAt > RANDOM_POOL - 10) {
-    randomFillSync(pool)
+    fillPool(pool)
     poolAt = 0
   }
   // 74 random bits from 10 pooled bytes: 12 after the version, 2 in the variant's digit, 12
@@ -111,6 +112,32 @@ export const timeOrderedUuid = (ms: number = Date.now()): string => {
  */
 const RANDOM_POOL = 4096
 const pool = new Uint8Array(RANDOM_POOL)
+let firstFill = true
+
+/**
+ * Fills the pool from a CSPRNG: node:crypto's, except the process's first fill, which reads the
+ * kernel's generator directly where there is one (/dev/urandom, the source OpenSSL's own
+ * generator is seeded from). A server's start draws one uuid (a new platform's id) and nothing
+ * else from node:crypto, whose ~15 modules took ~2 ms of it to load; the CLI's bundle loads
+ * node:crypto at its first use instead (DECISIONS #521). Anywhere the device cannot be read in
+ * full (Windows), node:crypto fills it, as every later fill.
+ */
+const fillPool = (into: Uint8Array): void => {
+  if (firstFill) {
+    firstFill = false
+    try {
+      const fd = openSync("/dev/urandom", "r")
+      try {
+        if (readSync(fd, into, 0, into.length, null) === into.length) return
+      } finally {
+        closeSync(fd)
+      }
+    } catch {
+      // No such device: node:crypto below.
+    }
+  }
+  randomFillSync(into)
+}
 let poolAt = RANDOM_POOL
 const HEX = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0))
 const text = Buffer.from("00000000-0000-7000-8000-000000000000", "latin1")
