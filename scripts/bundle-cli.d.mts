@@ -15,6 +15,8 @@ export declare const sideLibraries: () => {
   readonly plugin: Plugin
   readonly finish: (build: typeof import("esbuild").build, text: string, outfile: string, mainInputs: Metafile["inputs"]) => Promise<{ readonly text: string; readonly file: string | undefined }>
 }
+/** How the CLI bundle's code begins, after its header lines: one function expression of CommonJS's module arguments. */
+export declare const BUNDLE_START: string
 export declare const bundleCli: (options: {
   readonly outfile: string
   readonly sqlite: string

@@ -386,6 +386,9 @@ export const sideLibraries = () => {
  * made of (the dev runner checks their age). Returns esbuild's metafile (which modules went in,
  * and why) and that list of sources.
  */
+/** How the CLI bundle's code begins, after its header lines: it is one function expression, called with CommonJS's module arguments. */
+export const BUNDLE_START = "(function (exports, require, module, __filename, __dirname) {"
+
 export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   const { build } = await import("esbuild")
   const manifest = await endpointManifest(build, root)
@@ -419,7 +422,11 @@ export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   const side = await sides.finish(build, result.outputFiles[0].text, outfile, result.metafile.inputs)
   // The side libraries' file is listed too: one that is gone (or changed) makes the bundle stale.
   const listed = side.file === undefined ? sources : [...sources, relative(root, side.file).split(sep).join("/")]
-  const code = `${listSources ? `// tessera-sources ${JSON.stringify(listed)}\n` : ""}${side.text}`
+  // One function expression of CommonJS's module arguments, which run-bundle.cjs compiles as it
+  // is and calls: wrapped there at each start, the new 2 MB string V8 then had to flatten before
+  // it could use the code cache cost every start ~1.5 ms (DECISIONS #522). The header lines stay
+  // first, so that the loader and the dev runner read them without evaluating anything.
+  const code = `${listSources ? `// tessera-sources ${JSON.stringify(listed)}\n` : ""}${BUNDLE_START}${side.text}\n})\n`
   // A fresh clone has no dev/ folder yet (esbuild made it when it wrote the file itself).
   mkdirSync(dirname(outfile), { recursive: true })
   writeFileSync(outfile, `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`)

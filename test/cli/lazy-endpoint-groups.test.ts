@@ -69,7 +69,10 @@ describe("the CLI bundle's endpoint table, loaded group by group", () => {
 
     const groupFiles = [...new Set((readFileSync(join(endpointsDir, "table.ts"), "utf8").match(/from "\.\/[^"]+"/g) ?? []).map((s) => s.slice(6, -1)))]
     expect(groupFiles.length).toBeGreaterThan(20)
-    const child: ChildProcess = spawn(process.execPath, [join(dir, "dist", "tessera.cjs"), "serve", "--port", "0", "--db", ":memory:", "--client-id", "probe"], {
+    // Run as the binary runs it: through the loader, which compiles the bundle and calls it.
+    const loader = join(dir, "run.cjs")
+    writeFileSync(loader, `require(${JSON.stringify(join(repoRoot, "packages", "cli", "bin", "run-bundle.cjs"))}).compileBundle(${JSON.stringify(join(dir, "dist", "tessera.cjs"))}).run()\n`)
+    const child: ChildProcess = spawn(process.execPath, [loader, "serve", "--port", "0", "--db", ":memory:", "--client-id", "probe"], {
       cwd: dir,
       env: { ...process.env, TESSERA_CLIENT_SECRET: "probe-secret", TESSERA_LOG: "off" },
       stdio: ["ignore", "pipe", "pipe"]

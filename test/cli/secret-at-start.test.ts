@@ -3,10 +3,12 @@
 // hash (never the secret), even when the server is stopped right after it started, and that a
 // restart with another secret replaces it.
 import { readFileSync } from "node:fs"
+import Database from "better-sqlite3"
 import { join } from "node:path"
 import { SECRET_SETTLE_DELAY_MS } from "@tessera/core"
 import { verifySecretHash } from "@tessera/core/crypto"
 import { describe, expect, it } from "vitest"
+import { startServer } from "tessera"
 import { startCli, tempDir } from "./run-cli.ts"
 
 const statusOf = async (banner: string, secret: string) => {
@@ -65,10 +67,17 @@ describe("the configured client secret at start", () => {
     const cli = await startCli(["serve", "--port", "0", "--db", db, "--client-id", "me"], { TESSERA_CLIENT_SECRET: "running-secret" })
     try {
       expect(await statusOf(cli.banner, "running-secret")).toBe(200)
-      // Checked or derived SECRET_SETTLE_DELAY_MS after the listen (DECISIONS #520), then committed.
+      // Checked or derived SECRET_SETTLE_DELAY_MS after the listen (DECISIONS #520), then
+      // committed: read as another process would, through a read-only connection (the server
+      // is still writing the files).
       const stored = async () => {
-        const text = readFileSync(db, "latin1") + readFileSync(`${db}-wal`, { encoding: "latin1", flag: "a+" })
-        return text.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? []
+        const reader = new Database(db, { readonly: true })
+        try {
+          const rows = reader.prepare("SELECT data FROM records").pluck().all() as Array<string>
+          return rows.flatMap((d) => d.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? [])
+        } finally {
+          reader.close()
+        }
       }
       const deadline = Date.now() + SECRET_SETTLE_DELAY_MS + 10_000
       while ((await stored()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
@@ -77,6 +86,28 @@ describe("the configured client secret at start", () => {
       for (const h of hashes) expect(await verifySecretHash("running-secret", h)).toBe(true)
     } finally {
       await cli.stop()
+    }
+  })
+
+  it("an embedder that closes the server it started, then awaits secretStored, finds the hash stored at once", async () => {
+    const db = join(tempDir(), "s.sqlite")
+    const started = await startServer({ port: 0, host: "127.0.0.1", db, clientId: "me", clientSecret: "embedded-secret", clock: "real", log: false })
+    const t0 = Date.now()
+    await started.webhooks.stop()
+    await started.outcomes.stop()
+    await started.server.close()
+    // The close starts the settling (#520): no wait for the timer.
+    await started.secretStored
+    expect(Date.now() - t0).toBeLessThan(SECRET_SETTLE_DELAY_MS)
+    await started.engine.dispose()
+    const reader = new Database(db, { readonly: true })
+    try {
+      const rows = reader.prepare("SELECT data FROM records").pluck().all() as Array<string>
+      const hashes = rows.flatMap((d) => d.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? [])
+      expect(hashes.length).toBeGreaterThan(0)
+      for (const h of hashes) expect(await verifySecretHash("embedded-secret", h)).toBe(true)
+    } finally {
+      reader.close()
     }
   })
 

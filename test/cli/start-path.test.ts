@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { build, type Metafile } from "esbuild"
 import { describe, expect, it } from "vitest"
-import { bundleCli, withoutFastCheck } from "../../scripts/bundle-cli.mjs"
+import { BUNDLE_START, bundleCli, withoutFastCheck } from "../../scripts/bundle-cli.mjs"
 import { repoRoot } from "../support/paths.ts"
 import { startCli, tempDir } from "./run-cli.ts"
 
@@ -99,18 +99,20 @@ describe("the server's start path", () => {
 describe("the CLI bundle's code cache", () => {
   const loader = join(repoRoot, "packages", "cli", "bin", "run-bundle.cjs")
   const loaderArgs = (file: string) => ["--input-type=module", "-e", `(await import(${JSON.stringify(loader)})).compileBundle(${JSON.stringify(file)}).run()`]
-  // A bundle as bundleCli writes it (the id line, then CommonJS): a server whose `/` answers
-  // `word` and whose `/other` runs a large function, compiled only when called.
-  const serverBundle = (word = "1") => {
-    const code = `const http = require("node:http")
+  /** A bundle as bundleCli writes it: the id line, then CommonJS `source` as one function expression of the module's arguments. */
+  const asBundle = (source: string) => {
+    const code = `${BUNDLE_START}${source}\n})\n`
+    return `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`
+  }
+  // A server whose `/` answers `word` and whose `/other` runs a large function, compiled only when called.
+  const serverBundle = (word = "1") =>
+    asBundle(`const http = require("node:http")
 const first = () => ${JSON.stringify(word)}
 const other = (x) => { ${Array.from({ length: 300 }, (_, i) => `x = (x * ${i + 3} + ${i}) % 1000003;`).join(" ")} return x }
 const server = http.createServer((req, res) => res.end(String(req.url === "/other" ? other(7) : first())))
 server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port))
 process.on("SIGTERM", () => server.close())
-`
-    return `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`
-  }
+`)
   /**
    * Starts the server bundle at `file`, asks for `paths` one after the other, waits `lingerMs`,
    * stops it; the answers, and the cache beside the bundle then (undefined when there is none).
@@ -163,10 +165,16 @@ process.on("SIGTERM", () => server.close())
     expect((await serveOnce(two, ["/", "/other"], 1700)).cache!.length).toBeLessThan((firstOnly + withOther) / 2)
   }, 30_000)
 
+  it("refuses a bundle that is not one function expression, saying so", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tessera-cache-")), "tessera.cjs")
+    writeFileSync(file, '// tessera-bundle 0\nconsole.log("ran")\n')
+    const run = () => execFileSync(process.execPath, loaderArgs(file), { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+    expect(run).toThrow(/is not a bundle of this CLI's format/)
+  }, 30_000)
+
   it("is not written by a process that answers nothing and ends before 1.5 s (`--version`, a refused start)", () => {
     const file = join(mkdtempSync(join(tmpdir(), "tessera-cache-")), "tessera.cjs")
-    const code = 'console.log("0.0.0")\n'
-    writeFileSync(file, `// tessera-bundle ${createHash("sha256").update(code).digest("hex")}\n${code}`)
+    writeFileSync(file, asBundle('console.log("0.0.0")\n'))
     expect(execFileSync(process.execPath, loaderArgs(file), { encoding: "utf8" }).trim()).toBe("0.0.0")
     expect(existsSync(`${file}.cache`)).toBe(false)
   }, 30_000)
@@ -181,16 +189,17 @@ describe("node's own code cache at start", () => {
   it("a start loads neither node:v8, node:crypto nor the side libraries' file, through the first answer", async () => {
     const dir = tempDir()
     const out = join(dir, "probe.json")
+    // The default secret, whose hash is in the source: a secret of one's own is hashed a second
+    // after the listen (#520), which loads node:crypto, and a slow machine might answer later.
     const cli = await startCli(["serve", "--port", "0", "--client-id", "probe"], {
       NODE_OPTIONS: `--require ${JSON.stringify(probe)}`,
       PROBE_OUT: out,
-      TESSERA_CLIENT_SECRET: "probe-secret",
       TESSERA_DB: join(dir, "p.sqlite"),
       TESSERA_LOG: "off"
     })
     try {
       const url = /listening on (\S+)/.exec(cli.banner)![1]!
-      const r = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa("probe:probe-secret")}` } })
+      const r = await fetch(`${url}/customers`, { headers: { authorization: `Basic ${btoa("probe:sandbox-client-secret")}` } })
       expect(r.status).toBe(200)
       await r.text()
     } finally {

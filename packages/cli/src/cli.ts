@@ -32,11 +32,12 @@ const runLater = (settle: () => Promise<void>, delayMs: number) => {
  * Opens the store and the platform, then listens: a database problem is reported before the port
  * is taken. Known problems (busy port, unusable database path or host) reject with a one-line
  * StartupError. The configured secret is accepted at once and its stored hash checked or derived
- * in libuv's thread pool SECRET_SETTLE_DELAY_MS after the server listens (DECISIONS #495, #520):
- * scrypt is ~30 ms of memory-hard CPU that would otherwise compete with the start and its first
- * answers. `secretStored` settles when that is done; `settleSecretNow` starts it at once and
- * returns the same promise. A caller that stops the server itself awaits `settleSecretNow()`
- * before it disposes the engine, as the CLI does, so the database keeps the hash.
+ * in libuv's thread pool (DECISIONS #495, #520): SECRET_SETTLE_DELAY_MS after the server listens,
+ * when the server closes, or at `settleSecretNow()`, whichever comes first. scrypt is ~30 ms of
+ * memory-hard CPU that would otherwise compete with the start and its first answers.
+ * `secretStored` (the promise `settleSecretNow` returns too) settles once that has run: the hash
+ * stored, or its failure said on stderr. A caller that stops the server itself awaits it before
+ * it disposes the engine, as the CLI does, so that the database keeps the hash.
  */
 export const startServer = async (config: ServerConfig) => {
   const started = performance.now()
@@ -112,6 +113,9 @@ export const startServer = async (config: ServerConfig) => {
           }),
     SECRET_SETTLE_DELAY_MS
   )
+  // A caller that closes the server, then awaits `secretStored`, must not wait for the timer
+  // (which keeps no process alive: with the server closed, node could exit before it fires).
+  server.server.once("close", () => void secret.now())
   // Always on (DECISIONS #241): a URL set at run time by PATCH /config is delivered to at the
   // next tick. Idle, a tick is one indexed read of the platforms that have a URL, and finds none.
   const webhooks = startWebhookWorker(engine)

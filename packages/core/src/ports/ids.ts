@@ -1,5 +1,5 @@
 import { randomFillSync } from "node:crypto"
-import { closeSync, openSync, readSync } from "node:fs"
+import { closeSync, fstatSync, openSync, readSync } from "node:fs"
 import { Context, Effect, Layer } from "effect"
 
 export interface IdsService {
@@ -116,25 +116,27 @@ let firstFill = true
 
 /**
  * Fills the pool from a CSPRNG: node:crypto's, except the process's first fill, which reads the
- * kernel's generator directly where there is one (/dev/urandom, the source OpenSSL's own
- * generator is seeded from). A server's start draws one uuid (a new platform's id) and nothing
- * else from node:crypto, whose ~15 modules took ~2 ms of it to load; the CLI's bundle loads
- * node:crypto at its first use instead (DECISIONS #521). Anywhere the device cannot be read in
- * full (Windows), node:crypto fills it, as every later fill.
+ * kernel's generator directly where there is one (/dev/urandom on Linux and macOS). A server's
+ * start draws one uuid (a new platform's id) and nothing else from node:crypto, whose ~15 modules
+ * took ~2 ms of it to load; the CLI's bundle loads node:crypto at its first use instead
+ * (DECISIONS #521). The path must be a character device (on Windows it would name a file anyone
+ * could create, so it is not tried there) read in full; otherwise node:crypto fills the pool, as
+ * it does every later fill.
  */
 const fillPool = (into: Uint8Array): void => {
   if (firstFill) {
     firstFill = false
-    try {
-      const fd = openSync("/dev/urandom", "r")
+    if (process.platform !== "win32")
       try {
-        if (readSync(fd, into, 0, into.length, null) === into.length) return
-      } finally {
-        closeSync(fd)
+        const fd = openSync("/dev/urandom", "r")
+        try {
+          if (fstatSync(fd).isCharacterDevice() && readSync(fd, into, 0, into.length, null) === into.length) return
+        } finally {
+          closeSync(fd)
+        }
+      } catch {
+        // No such device: node:crypto below.
       }
-    } catch {
-      // No such device: node:crypto below.
-    }
   }
   randomFillSync(into)
 }
