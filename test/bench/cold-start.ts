@@ -54,7 +54,9 @@ const pairs = async (dropped: ReadonlyArray<string>) => {
   rmSync(`${CLI_BUNDLE}.cache`, { force: true })
   await tessera() // writes the code cache, and warms the OS file cache for both; not counted
   await bare()
-  const n = SHORT ? 1 : ROUNDS * 4
+  // 24 pairs at the default 3 rounds: a start's time moves ±5% from one to the next on this
+  // project's machines, and 12 pairs left the median ratio ±0.1 from run to run (DECISIONS #523).
+  const n = SHORT ? 1 : ROUNDS * 8
   const samples = { tessera: [] as Array<number>, bare: [] as Array<number> }
   for (let i = 0; i < n; i++) {
     if (i % 2 === 0) samples.tessera.push(await tessera()), samples.bare.push(await bare())
