@@ -374,6 +374,9 @@ export const sideLibraries = () => {
   return { plugin, finish }
 }
 
+/** How the CLI bundle's code begins, after its header lines: it is one function expression, called with CommonJS's module arguments. */
+export const BUNDLE_START = "(function (exports, require, module, __filename, __dirname) {"
+
 /**
  * Builds the bundle into `outfile`: CommonJS, so that packages/cli/bin/run-bundle.cjs can compile
  * it as a script with V8's code cache, and ASCII, so that it reads as latin1. Its first line is
@@ -386,9 +389,6 @@ export const sideLibraries = () => {
  * made of (the dev runner checks their age). Returns esbuild's metafile (which modules went in,
  * and why) and that list of sources.
  */
-/** How the CLI bundle's code begins, after its header lines: it is one function expression, called with CommonJS's module arguments. */
-export const BUNDLE_START = "(function (exports, require, module, __filename, __dirname) {"
-
 export const bundleCli = async ({ outfile, sqlite, listSources = false }) => {
   const { build } = await import("esbuild")
   const manifest = await endpointManifest(build, root)

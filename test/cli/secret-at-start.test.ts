@@ -11,6 +11,19 @@ import { describe, expect, it } from "vitest"
 import { startServer } from "tessera"
 import { startCli, tempDir } from "./run-cli.ts"
 
+/** A stored secret hash (`scrypt$N$r$p$salt$hash`), wherever it appears in a text. */
+const SCRYPT_HASH = /scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g
+
+/** The secret hashes the database's records hold, read as another process would: through a read-only connection. */
+const storedHashes = (db: string): Array<string> => {
+  const reader = new Database(db, { readonly: true })
+  try {
+    return (reader.prepare("SELECT data FROM records").pluck().all() as Array<string>).flatMap((d) => d.match(SCRYPT_HASH) ?? [])
+  } finally {
+    reader.close()
+  }
+}
+
 const statusOf = async (banner: string, secret: string) => {
   const origin = /listening on (http:\/\/[^/]+)\//.exec(banner)![1]!
   const r = await fetch(`${origin}/2025-10-13/customers`, { headers: { authorization: `Basic ${Buffer.from(`me:${secret}`).toString("base64")}` } })
@@ -39,7 +52,7 @@ describe("the configured client secret at start", () => {
     expect(stored).not.toContain("first-secret")
     // The hash the database holds verifies the secret (the server remembers a verified secret in
     // memory, so requests alone would not show a wrong hash until a restart compared against it).
-    const hashes = stored.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? []
+    const hashes = stored.match(SCRYPT_HASH) ?? []
     expect(hashes.length).toBeGreaterThan(0)
     for (const h of hashes) expect(await verifySecretHash("first-secret", h)).toBe(true)
     await serving(db, "second-secret", async (banner) => {
@@ -54,7 +67,7 @@ describe("the configured client secret at start", () => {
     await cli.stop()
     expect(cli.child.exitCode).toBe(0)
     const stored = readFileSync(db, "latin1") + readFileSync(`${db}-wal`, { encoding: "latin1", flag: "a+" })
-    const hashes = stored.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? []
+    const hashes = stored.match(SCRYPT_HASH) ?? []
     expect(hashes.length).toBeGreaterThan(0)
     for (const h of hashes) expect(await verifySecretHash("quick-secret", h)).toBe(true)
     await serving(db, "quick-secret", async (banner) => {
@@ -68,20 +81,10 @@ describe("the configured client secret at start", () => {
     try {
       expect(await statusOf(cli.banner, "running-secret")).toBe(200)
       // Checked or derived SECRET_SETTLE_DELAY_MS after the listen (DECISIONS #520), then
-      // committed: read as another process would, through a read-only connection (the server
-      // is still writing the files).
-      const stored = async () => {
-        const reader = new Database(db, { readonly: true })
-        try {
-          const rows = reader.prepare("SELECT data FROM records").pluck().all() as Array<string>
-          return rows.flatMap((d) => d.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? [])
-        } finally {
-          reader.close()
-        }
-      }
+      // committed (the server is still writing the files, so they are not read raw).
       const deadline = Date.now() + SECRET_SETTLE_DELAY_MS + 10_000
-      while ((await stored()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-      const hashes = await stored()
+      while (storedHashes(db).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      const hashes = storedHashes(db)
       expect(hashes.length).toBeGreaterThan(0)
       for (const h of hashes) expect(await verifySecretHash("running-secret", h)).toBe(true)
     } finally {
@@ -100,15 +103,9 @@ describe("the configured client secret at start", () => {
     await started.secretStored
     expect(Date.now() - t0).toBeLessThan(SECRET_SETTLE_DELAY_MS)
     await started.engine.dispose()
-    const reader = new Database(db, { readonly: true })
-    try {
-      const rows = reader.prepare("SELECT data FROM records").pluck().all() as Array<string>
-      const hashes = rows.flatMap((d) => d.match(/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/]+=*/g) ?? [])
-      expect(hashes.length).toBeGreaterThan(0)
-      for (const h of hashes) expect(await verifySecretHash("embedded-secret", h)).toBe(true)
-    } finally {
-      reader.close()
-    }
+    const hashes = storedHashes(db)
+    expect(hashes.length).toBeGreaterThan(0)
+    for (const h of hashes) expect(await verifySecretHash("embedded-secret", h)).toBe(true)
   })
 
   it("a restart with the same secret keeps serving it", async () => {
