@@ -8,7 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // Empties the exercised-status records (test/support/coverage.ts) so `pnpm coverage` reads this run's.
-    globalSetup: ["test/support/coverage-setup.ts", "test/support/postgres-setup.ts"]
+    // First the run's own temporary folder (test/support/temp-root.ts; torn down last, after the
+    // PostgreSQL cluster that may live in it); then empty the exercised-status records
+    // (test/support/coverage.ts) so `pnpm coverage` reads this run's.
+    globalSetup: ["test/support/temp-root.ts", "test/support/coverage-setup.ts", "test/support/postgres-setup.ts"]
   }
 })

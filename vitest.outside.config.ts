@@ -7,6 +7,8 @@ export default defineConfig({
     include: ["test/outside/**/*.test.ts"],
     testTimeout: 120_000,
     hookTimeout: 900_000,
-    pool: "forks"
+    pool: "forks",
+    // The packed tarballs and the temp project go in the run's own temporary folder, removed after.
+    globalSetup: ["test/support/temp-root.ts"]
   }
 })

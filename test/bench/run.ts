@@ -2,6 +2,7 @@
 // `pnpm bench <part>` runs one part; `pnpm bench --short` (or BENCH_SHORT=1) runs every part
 // briefly, as CI does to keep the benches working (its figures mean nothing).
 import { cpus } from "node:os"
+import { useTempRoot } from "../support/temp-root.ts"
 import { SECONDS, SHORT } from "./rounds.ts"
 
 // The older parts read BENCH_SECONDS when they run.
@@ -24,12 +25,24 @@ const parts: Record<string, () => Promise<unknown>> = {
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 for (const name of only) if (!(name in parts)) throw new Error(`unknown part ${name}; parts: ${Object.keys(parts).join(", ")}`)
+// The parts' databases, logs and servers' files go in one folder, removed however the run ends
+// (test/support/temp-root.ts): a full run writes ~1 GB there.
+const removeTemp = useTempRoot("tessera-bench-run-")
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    removeTemp()
+    process.exit(signal === "SIGINT" ? 130 : 143)
+  })
 const out: Record<string, unknown> = { node: process.version, cpus: cpus().length, date: new Date().toISOString(), short: SHORT }
-for (const [name, run] of Object.entries(parts)) {
-  if (only.length > 0 && !only.includes(name)) continue
-  const t = performance.now()
-  out[name] = await run()
-  process.stderr.write(`bench ${name}: ${Math.round((performance.now() - t) / 100) / 10} s\n`)
+try {
+  for (const [name, run] of Object.entries(parts)) {
+    if (only.length > 0 && !only.includes(name)) continue
+    const t = performance.now()
+    out[name] = await run()
+    process.stderr.write(`bench ${name}: ${Math.round((performance.now() - t) / 100) / 10} s\n`)
+  }
+} finally {
+  removeTemp()
 }
 process.stdout.write(JSON.stringify(out, null, 2) + "\n")
 process.exit(0)

@@ -2,13 +2,24 @@
 // must finish and print JSON in which every figure and its baseline is present. No thresholds:
 // on a shared machine the figures of a short run mean nothing.
 import { spawn } from "node:child_process"
+import { mkdtempSync, readdirSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { repoRoot } from "../support/paths.ts"
+import { passable } from "../support/temp-root.ts"
+
+/** The bench run's temporary directory: empty again once the run is over. */
+const benchTemp = mkdtempSync(join(tmpdir(), "short-bench-"))
+passable(benchTemp)
 
 const runShort = () =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "./bench/plain-ts.mjs", "bench/run.ts", "--short"], { cwd: join(repoRoot, "test"), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, ["--import", "./bench/plain-ts.mjs", "bench/run.ts", "--short"], {
+      cwd: join(repoRoot, "test"),
+      env: { ...process.env, TMPDIR: benchTemp, TEMP: benchTemp, TMP: benchTemp },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()))
@@ -31,6 +42,8 @@ describe("pnpm bench --short", () => {
   it("runs every part and prints every figure beside its baseline", { timeout: 600_000 }, async () => {
     const r = await runShort()
     expect(r.code, r.stderr).toBe(0)
+    // Its databases, logs and bundles (~1 GB in a full run) were removed with it.
+    expect(readdirSync(benchTemp)).toEqual([])
     const out = JSON.parse(r.stdout)
     expect(out.short).toBe(true)
     expect(Object.keys(out)).toEqual(
