@@ -42,7 +42,22 @@ export const walFileSync = (walPath: string): WalSync => {
 
 interface Waiter {
   readonly ticket: number
-  readonly resume: (effect: Effect.Effect<void, StoreError>) => void
+  readonly done: (error?: StoreError) => void
+}
+
+/**
+ * Answers each waiter. A callback that throws (an answer that could not be written) must not
+ * leave the others waiting: its error is thrown again once they all have their answer.
+ */
+const settle = (waiters: ReadonlyArray<Waiter>, error?: StoreError): void => {
+  for (const w of waiters)
+    try {
+      w.done(error)
+    } catch (e) {
+      queueMicrotask(() => {
+        throw e
+      })
+    }
 }
 
 /**
@@ -142,14 +157,25 @@ export class GroupCommit implements DurabilityBarrier {
       if (ticket <= this.synced) return Effect.void
       if (this.broken !== undefined && ticket >= this.brokenFrom) return Effect.fail(this.broken)
       return Effect.async<void, StoreError>((resume) => {
-        const waiter: Waiter = { ticket, resume }
-        this.waiters.push(waiter)
-        this.kick()
+        const waiter = this.enqueue(ticket, (error) => resume(error === undefined ? Effect.void : Effect.fail(error)))
         return Effect.sync(() => {
           this.waiters = this.waiters.filter((w) => w !== waiter)
         })
       })
     })
+
+  readonly whenDurable = (ticket: number, done: (error?: StoreError) => void): void => {
+    if (ticket <= this.synced) return done()
+    if (this.broken !== undefined && ticket >= this.brokenFrom) return done(this.broken)
+    this.enqueue(ticket, done)
+  }
+
+  private enqueue(ticket: number, done: (error?: StoreError) => void): Waiter {
+    const waiter: Waiter = { ticket, done }
+    this.waiters.push(waiter)
+    this.kick()
+    return waiter
+  }
 
   readonly waitSync = (ticket: number): void => {
     if (ticket <= this.synced) return
@@ -216,12 +242,11 @@ export class GroupCommit implements DurabilityBarrier {
   }
 
   private release(): void {
+    const ready: Array<Waiter> = []
     const waiting: Array<Waiter> = []
-    for (const w of this.waiters) {
-      if (w.ticket <= this.synced) w.resume(Effect.void)
-      else waiting.push(w)
-    }
+    for (const w of this.waiters) (w.ticket <= this.synced ? ready : waiting).push(w)
     this.waiters = waiting
+    settle(ready)
   }
 
   private fail(error: unknown, what: string): StoreError {
@@ -233,13 +258,11 @@ export class GroupCommit implements DurabilityBarrier {
     // The sync in flight, if any, still releases what it covers; nothing after it can be trusted.
     const from = (this.syncing ? this.inflight : this.synced) + 1
     this.brokenFrom = this.brokenFrom === 0 ? from : Math.min(this.brokenFrom, from)
-    const failed = Effect.fail(this.broken)
+    const failed: Array<Waiter> = []
     const waiting: Array<Waiter> = []
-    for (const w of this.waiters) {
-      if (w.ticket >= this.brokenFrom) w.resume(failed)
-      else waiting.push(w)
-    }
+    for (const w of this.waiters) (w.ticket >= this.brokenFrom ? failed : waiting).push(w)
     this.waiters = waiting
+    settle(failed, this.broken)
     // The open group's tickets are all above brokenFrom, failed: it goes now, or when the write
     // transaction in progress ends (`transactionEnded`), so the file's lock is not held until restart.
     if (this.group?.busy() !== true) this.group?.discard()

@@ -122,9 +122,12 @@ export class Engine {
     })
   }
 
-  /** Reports `exit` once `pending` is durable, or the StoreError that says it cannot be. */
+  /**
+   * Reports `exit` once `pending` is durable, or the StoreError that says it cannot be: by the
+   * barrier's callback, not a fiber of its own (DECISIONS #525).
+   */
   private afterDurable<A, E>(pending: PendingCommit, exit: Exit.Exit<A, E>, onExit: (exit: Exit.Exit<A, E | StoreError>) => void): void {
-    this.report(pending.barrier.wait(pending.ticket), (waited) => onExit(Exit.isFailure(waited) ? Exit.failCause(waited.cause) : exit))
+    pending.barrier.whenDurable(pending.ticket, (error) => onExit(error === undefined ? exit : Exit.fail(error)))
   }
 
   /** Runs synchronously as far as it goes; a program that suspends reports when its fiber completes. */
