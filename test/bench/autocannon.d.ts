@@ -14,6 +14,8 @@ declare module "autocannon" {
       requests: { average: number }
       latency: { p99: number }
       non2xx: number
+      /** Connection errors and timeouts. */
+      errors: number
     }
   }
   function autocannon(opts: autocannon.Options, cb: (err: Error | null, res: autocannon.Result) => void): unknown
