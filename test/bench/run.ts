@@ -25,14 +25,11 @@ const parts: Record<string, () => Promise<unknown>> = {
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith("--"))
 for (const name of only) if (!(name in parts)) throw new Error(`unknown part ${name}; parts: ${Object.keys(parts).join(", ")}`)
-// The parts' databases, logs and servers' files go in one folder, removed however the run ends
-// (test/support/temp-root.ts): a full run writes ~1 GB there.
+// The parts' databases, logs and servers' files go in one folder, removed when the run ends,
+// a part's failure included (test/support/temp-root.ts): a full run writes ~1 GB there. A run
+// that is interrupted leaves it, since the servers and the PostgreSQL cluster of the part it was
+// in may still be using it.
 const removeTemp = useTempRoot("tessera-bench-run-")
-for (const signal of ["SIGINT", "SIGTERM"] as const)
-  process.once(signal, () => {
-    removeTemp()
-    process.exit(signal === "SIGINT" ? 130 : 143)
-  })
 const out: Record<string, unknown> = { node: process.version, cpus: cpus().length, date: new Date().toISOString(), short: SHORT }
 try {
   for (const [name, run] of Object.entries(parts)) {

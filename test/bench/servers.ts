@@ -42,10 +42,13 @@ export const buildCli = () => new Promise((done) => spawn(process.execPath, [CLI
 
 export const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `tessera-bench-${name}-`))
 
-/** `tessera serve` on a fresh SQLite file or on the memory store, platform bench:bench-secret. */
-export const startTessera = (store: "memory" | "sqlite") =>
+/**
+ * `tessera serve` on a fresh SQLite file or on the memory store, platform bench:bench-secret; the
+ * binary is this checkout's unless `cli` names another's (before-after.ts).
+ */
+export const startTessera = (store: "memory" | "sqlite", cli = CLI) =>
   started(
-    spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", store === "memory" ? ":memory:" : join(tempDir("serve"), "b.sqlite"), "--client-id", "bench"], {
+    spawn(process.execPath, [cli, "serve", "--port", "0", "--db", store === "memory" ? ":memory:" : join(tempDir("serve"), "b.sqlite"), "--client-id", "bench"], {
       env: { ...process.env, TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" },
       stdio: ["ignore", "pipe", "inherit"]
     }),

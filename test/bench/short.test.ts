@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { repoRoot } from "../support/paths.ts"
-import { passable } from "../support/temp-root.ts"
+import { passable, tempEnv } from "../support/temp-root.ts"
 
 /** The bench run's temporary directory: empty again once the run is over. */
 const benchTemp = mkdtempSync(join(tmpdir(), "short-bench-"))
@@ -17,7 +17,7 @@ const runShort = () =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "./bench/plain-ts.mjs", "bench/run.ts", "--short"], {
       cwd: join(repoRoot, "test"),
-      env: { ...process.env, TMPDIR: benchTemp, TEMP: benchTemp, TMP: benchTemp },
+      env: { ...process.env, ...tempEnv(benchTemp) },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""

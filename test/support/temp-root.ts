@@ -8,12 +8,18 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-/** The variables `os.tmpdir()` reads: TMPDIR on POSIX systems, TEMP and TMP on Windows. */
+/** The variables `os.tmpdir()` reads (TMPDIR first on POSIX systems, TEMP and TMP on Windows). */
 const TEMP_VARIABLES = ["TMPDIR", "TEMP", "TMP"] as const
+
+/** The environment that makes `dir` a child process's temporary directory. */
+export const tempEnv = (dir: string): Record<(typeof TEMP_VARIABLES)[number], string> => ({ TMPDIR: dir, TEMP: dir, TMP: dir })
 
 /**
  * Makes a folder in the current temporary directory and makes it this process's temporary
  * directory (and its children's); answers the function that removes it and restores the old one.
+ * A run that is killed leaves its folder (named after `prefix`), as each of its files was left
+ * before; a folder that cannot be removed is named in a warning, never an error that would hide
+ * the run's own outcome.
  */
 export const useTempRoot = (prefix: string): (() => void) => {
   const before = TEMP_VARIABLES.map((name) => [name, process.env[name]] as const)
@@ -21,7 +27,7 @@ export const useTempRoot = (prefix: string): (() => void) => {
   // Others may pass through (not list): a PostgreSQL cluster made inside it (scripts/pg-cluster.mjs)
   // runs as the postgres user, who must reach its folder. The folders made in it stay private.
   passable(root)
-  for (const name of TEMP_VARIABLES) process.env[name] = root
+  Object.assign(process.env, tempEnv(root))
   let removed = false
   return () => {
     if (removed) return
@@ -30,7 +36,11 @@ export const useTempRoot = (prefix: string): (() => void) => {
       if (value === undefined) delete process.env[name]
       else process.env[name] = value
     }
-    rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+    try {
+      rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+    } catch (e) {
+      process.stderr.write(`warning: could not remove the temporary folder ${root}: ${e instanceof Error ? e.message : String(e)}\n`)
+    }
   }
 }
 

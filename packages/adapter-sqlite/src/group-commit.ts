@@ -153,24 +153,24 @@ export class GroupCommit implements DurabilityBarrier {
   }
 
   readonly wait = (ticket: number): Effect.Effect<void, StoreError> =>
-    Effect.suspend(() => {
-      if (ticket <= this.synced) return Effect.void
-      if (this.broken !== undefined && ticket >= this.brokenFrom) return Effect.fail(this.broken)
-      return Effect.async<void, StoreError>((resume) => {
-        const waiter = this.enqueue(ticket, (error) => resume(error === undefined ? Effect.void : Effect.fail(error)))
-        return Effect.sync(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter)
-        })
+    Effect.async<void, StoreError>((resume) => {
+      const waiter = this.listen(ticket, (error) => resume(error === undefined ? Effect.void : Effect.fail(error)))
+      if (waiter === undefined) return
+      // Interrupted: nothing is answered to it any more.
+      return Effect.sync(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter)
       })
     })
 
-  readonly whenDurable = (ticket: number, done: (error?: StoreError) => void): void => {
-    if (ticket <= this.synced) return done()
-    if (this.broken !== undefined && ticket >= this.brokenFrom) return done(this.broken)
-    this.enqueue(ticket, done)
-  }
+  readonly whenDurable = (ticket: number, done: (error?: StoreError) => void): void => void this.listen(ticket, done)
 
-  private enqueue(ticket: number, done: (error?: StoreError) => void): Waiter {
+  /**
+   * Answers `done` at once when the ticket is durable already, or can no longer be; otherwise
+   * queues it (starting a sync if none runs) and answers the waiter that is queued.
+   */
+  private listen(ticket: number, done: (error?: StoreError) => void): Waiter | undefined {
+    if (ticket <= this.synced) return void done()
+    if (this.broken !== undefined && ticket >= this.brokenFrom) return void done(this.broken)
     const waiter: Waiter = { ticket, done }
     this.waiters.push(waiter)
     this.kick()
@@ -194,7 +194,7 @@ export class GroupCommit implements DurabilityBarrier {
       throw this.fail(e, "the write-ahead log could not be synced to disk")
     }
     this.synced = Math.max(this.synced, upTo)
-    this.release()
+    settle(this.takeReady())
   }
 
   /** Commits and syncs what is pending (best effort: the store is closing), then closes the log's descriptor once no sync runs. */
@@ -231,22 +231,27 @@ export class GroupCommit implements DurabilityBarrier {
     this.syncing = true
     this.file.sync((error) => {
       this.syncing = false
-      if (error !== null && error !== undefined) this.fail(error, "the write-ahead log could not be synced to disk")
-      else {
-        this.synced = Math.max(this.synced, upTo)
-        this.release()
+      if (error !== null && error !== undefined) {
+        this.fail(error, "the write-ahead log could not be synced to disk")
+        if (this.closing) this.file.close()
+        return
       }
+      this.synced = Math.max(this.synced, upTo)
+      const ready = this.takeReady()
+      // The next group commits and its sync starts before this one's answers are written.
       if (this.closing) this.file.close()
       else this.kick()
+      settle(ready)
     })
   }
 
-  private release(): void {
+  /** Takes the waiters whose tickets are durable now out of the queue. */
+  private takeReady(): Array<Waiter> {
     const ready: Array<Waiter> = []
     const waiting: Array<Waiter> = []
     for (const w of this.waiters) (w.ticket <= this.synced ? ready : waiting).push(w)
     this.waiters = waiting
-    settle(ready)
+    return ready
   }
 
   private fail(error: unknown, what: string): StoreError {
@@ -262,10 +267,11 @@ export class GroupCommit implements DurabilityBarrier {
     const waiting: Array<Waiter> = []
     for (const w of this.waiters) (w.ticket >= this.brokenFrom ? failed : waiting).push(w)
     this.waiters = waiting
-    settle(failed, this.broken)
     // The open group's tickets are all above brokenFrom, failed: it goes now, or when the write
     // transaction in progress ends (`transactionEnded`), so the file's lock is not held until restart.
+    // Before the failed are answered, so that none of them finds the group still open.
     if (this.group?.busy() !== true) this.group?.discard()
+    settle(failed, this.broken)
     return this.broken
   }
 }

@@ -124,10 +124,12 @@ export class Engine {
 
   /**
    * Reports `exit` once `pending` is durable, or the StoreError that says it cannot be: by the
-   * barrier's callback, not a fiber of its own (DECISIONS #525).
+   * barrier's callback when it has one, not a fiber of its own (DECISIONS #525).
    */
   private afterDurable<A, E>(pending: PendingCommit, exit: Exit.Exit<A, E>, onExit: (exit: Exit.Exit<A, E | StoreError>) => void): void {
-    pending.barrier.whenDurable(pending.ticket, (error) => onExit(error === undefined ? exit : Exit.fail(error)))
+    const { barrier, ticket } = pending
+    if (barrier.whenDurable !== undefined) return barrier.whenDurable(ticket, (error) => onExit(error === undefined ? exit : Exit.fail(error)))
+    this.report(barrier.wait(ticket), (waited) => onExit(Exit.isFailure(waited) ? Exit.failCause(waited.cause) : exit))
   }
 
   /** Runs synchronously as far as it goes; a program that suspends reports when its fiber completes. */

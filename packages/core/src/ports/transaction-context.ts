@@ -18,10 +18,11 @@ export interface DurabilityBarrier {
   /**
    * The same as `wait`, for a caller outside any fiber: calls `done` once commit `ticket` is
    * durable (with no argument), or with the StoreError that says it cannot be; at once when that
-   * is already known. The engine answers every write through it: running `wait` as a program of
-   * its own cost a fiber that suspends, ~5% of a SQLite write request's time (DECISIONS #525).
+   * is already known. The engine's `run` and `runReport` wait through it when a barrier has it
+   * (running `wait` as a program of its own costs a fiber that suspends, ~5% of a SQLite write
+   * request's time, DECISIONS #525), and through `wait` when it does not.
    */
-  readonly whenDurable: (ticket: number, done: (error?: StoreError) => void) => void
+  readonly whenDurable?: (ticket: number, done: (error?: StoreError) => void) => void
   /** The same, blocking the thread: for synchronous callers (`engine.runSync`). Throws a `StoreError`. */
   readonly waitSync: (ticket: number) => void
 }
@@ -61,9 +62,9 @@ export const dependOn = (p: PendingCommit): Effect.Effect<void> =>
 /**
  * Completes once every transaction the current fiber committed is durable: at once when it
  * committed none, or its store makes each commit durable before returning (memory, PostgreSQL,
- * SQLite with synchronous=FULL). The engine runs it before it reports a program's outcome, so
- * nothing is answered before what it wrote is on disk; a program that acts outside (a webhook
- * POST) runs it before acting.
+ * SQLite with synchronous=FULL). A program that acts outside (a webhook POST) runs it before
+ * acting; the engine does the same for every program before it reports its outcome, outside the
+ * program (`DurabilityBarrier.whenDurable`), so nothing is answered before what it wrote is on disk.
  */
 export const awaitDurable: Effect.Effect<void, StoreError> = Effect.flatMap(FiberRef.get(pendingCommit), (p) =>
   p === undefined ? Effect.void : p.barrier.wait(p.ticket)
