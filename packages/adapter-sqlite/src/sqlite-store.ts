@@ -36,6 +36,18 @@ import { bookkept, plainHooks } from "./transaction-hooks.ts"
 import { prepareStatements, type RecordRow } from "./statements.ts"
 
 /** Driver failures that are the database's state, not the program's: typed, and retryable when a lock is why. */
+/** A collection's indexes that have rows of their own (a twin has none, #473), once per definition. */
+const rowIndexes = new WeakMap<object, ReadonlyArray<string>>()
+const rowIndexesOf = (c: Collection<any>): ReadonlyArray<string> => {
+  let names = rowIndexes.get(c)
+  if (names === undefined) {
+    const twins = twinsOf(c)
+    names = Object.keys(c.indexes).filter((name) => !twins.has(name))
+    rowIndexes.set(c, names)
+  }
+  return names
+}
+
 const RETRYABLE = /^SQLITE_(BUSY|LOCKED)/
 const UNAVAILABLE = /^SQLITE_(IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/
 
@@ -143,11 +155,11 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   const keysOf = <A>(c: Collection<A>, value: A | undefined): Map<string, readonly [string, string]> => {
     const out = new Map<string, readonly [string, string]>()
     if (value === undefined) return out
-    const twins = twinsOf(c)
-    for (const name of Object.keys(c.indexes)) if (!twins.has(name)) for (const k of indexKeys(c, name, value)) out.set(`${name}\u0000${k}`, [name, k])
+    for (const name of rowIndexesOf(c)) for (const k of indexKeys(c, name, value)) out.set(`${name}\u0000${k}`, [name, k])
     return out
   }
   const writeIndexes = <A>(c: Collection<A>, scope: string, seq: number, before: A | undefined, after: A | undefined) => {
+    if (before === undefined && after !== undefined) return writeNewIndexes(c, scope, seq, after)
     const old = keysOf(c, before)
     const next = keysOf(c, after)
     for (const [k, [name, key]] of old)
@@ -165,6 +177,24 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
         rows.push(ix, key, seq)
         if (counted(c as Collection<unknown>, name)) q.countUp.run(ix, key)
       }
+    if (rows.length > 0) indexAdd(rows.length / 3).run(...rows)
+  }
+  /**
+   * A new record's index rows: each of its keys is new, so no diff against the keys it had (the
+   * common case of every creation, DECISIONS #528). A key an index gives twice counts once.
+   */
+  const writeNewIndexes = <A>(c: Collection<A>, scope: string, seq: number, value: A) => {
+    const rows: Array<string | number> = []
+    for (const name of rowIndexesOf(c)) {
+      const keys = indexKeys(c, name, value)
+      if (keys.length === 0) continue
+      const ix = spaces.ensure(c.name, scope, name)
+      const isCounted = counted(c as Collection<unknown>, name)
+      for (const key of keys.length === 1 ? keys : new Set(keys)) {
+        rows.push(ix, key, seq)
+        if (isCounted) q.countUp.run(ix, key)
+      }
+    }
     if (rows.length > 0) indexAdd(rows.length / 3).run(...rows)
   }
   /** Fails when another record (any seq but `seq`) holds one of the value's unique keys. */
