@@ -1,6 +1,8 @@
 // Cold start to the first 200: spawn of `tessera serve` (the bundled CLI, as `pnpm start` runs
 // it, on a new SQLite file) until its answer to GET /customers arrives, beside the same for a
-// bare node:http server script; the two alternate, the first of each pair alternating too.
+// bare node:http server script; and the same CLI laid out as its tarball installs it, which has
+// no sources to check its bundle against (DECISIONS #530). The three alternate, the order rotated
+// every round.
 //
 // NODE_EXTRA_CA_CERTS, when the environment sets it (this project's own machines do), makes
 // every node process parse that CA bundle before it runs any script (~30 ms on those machines),
@@ -13,10 +15,10 @@
 // first: its warm-up start writes it, as a first `pnpm start` and the README's curl would.
 import { spawn } from "node:child_process"
 import { rmSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { AUTH } from "./capture.ts"
-import { compare, ROUNDS, SHORT } from "./rounds.ts"
-import { bareStart, buildBare, buildCli, CLI, CLI_BUNDLE, tempDir } from "./servers.ts"
+import { compare, interleaved, ROUNDS, SHORT } from "./rounds.ts"
+import { bareStart, buildBare, buildCli, CLI, CLI_BUNDLE, layOutInstalledCli, tempDir } from "./servers.ts"
 
 /** Milliseconds from spawn to the first 200 (the answer read in full); `env` is the child's whole environment. */
 const timeToFirst200 = async (args: ReadonlyArray<string>, env: Record<string, string>, ready: RegExp) => {
@@ -41,8 +43,12 @@ const timeToFirst200 = async (args: ReadonlyArray<string>, env: Record<string, s
   }
 }
 
-/** Interleaved pairs of starts, `tessera` and the bare script, in this environment less `dropped`. */
-const pairs = async (dropped: ReadonlyArray<string>) => {
+/**
+ * Interleaved rounds of starts, in this environment less `dropped`: `tessera` as `pnpm start` runs
+ * it in this checkout (the dev runner first checks the bundle against its sources), the same CLI
+ * laid out as installed (`installedCli`), and the bare script; the order rotated every round.
+ */
+const pairs = async (dropped: ReadonlyArray<string>, installedCli: string) => {
   const env = (own: Record<string, string>) => {
     const all: Record<string, string> = { ...(process.env as Record<string, string>), ...own }
     for (const name of dropped) delete all[name]
@@ -50,28 +56,37 @@ const pairs = async (dropped: ReadonlyArray<string>) => {
   }
   const tessera = () =>
     timeToFirst200([CLI, "serve", "--port", "0", "--client-id", "bench"], env({ TESSERA_DB: join(tempDir("cold"), "c.sqlite"), TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" }), /listening on http:\/\/[^:]+:(\d+)/)
+  const installed = () =>
+    timeToFirst200([installedCli, "serve", "--port", "0", "--client-id", "bench"], env({ TESSERA_DB: join(tempDir("cold"), "c.sqlite"), TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" }), /listening on http:\/\/[^:]+:(\d+)/)
   const bare = () => timeToFirst200([bareStart], env({}), /READY (\d+)/)
+  const starts = { tessera, installed, bare }
   rmSync(`${CLI_BUNDLE}.cache`, { force: true })
-  await tessera() // writes the code cache, and warms the OS file cache for both; not counted
-  await bare()
-  // 24 pairs at the default 3 rounds: a start's time moves ±5% from one to the next on this
-  // project's machines, and 12 pairs left the median ratio ±0.1 from run to run (DECISIONS #523).
+  rmSync(`${join(dirname(dirname(installedCli)), "dist", "tessera.cjs")}.cache`, { force: true })
+  // Each writes its code cache, and warms the OS file cache; not counted.
+  for (const start of Object.values(starts)) await start()
+  // 24 rounds at the default 3: a start's time moves ±5% from one to the next on this project's
+  // machines, and 12 left the median ratio ±0.1 from run to run (DECISIONS #523).
   const n = SHORT ? 1 : ROUNDS * 8
-  const samples = { tessera: [] as Array<number>, bare: [] as Array<number> }
-  for (let i = 0; i < n; i++) {
-    if (i % 2 === 0) samples.tessera.push(await tessera()), samples.bare.push(await bare())
-    else samples.bare.push(await bare()), samples.tessera.push(await tessera())
-  }
+  const samples = await interleaved(["tessera", "installed", "bare"] as const, n, (name) => starts[name]())
   const c = compare(samples, "tessera", "bare")
-  return { pairs: n, tesseraMs: c.tessera, bareMs: c.baseline, ratio: c.ratio, samples: c.samples }
+  const i = compare(samples, "installed", "bare")
+  return {
+    pairs: n,
+    tesseraMs: c.tessera,
+    bareMs: c.baseline,
+    ratio: c.ratio,
+    installed: { tesseraMs: i.tessera, bareMs: i.baseline, ratio: i.ratio },
+    samples: { ...c.samples, installed: i.samples.tessera }
+  }
 }
 
 export const coldStart = async () => {
-  await Promise.all([buildCli(), buildBare()])
-  const asIs = await pairs([])
-  const note = "spawn to the first 200 (GET /customers, answer read); tessera serve on a new SQLite file; ratio = median of per-pair ratios (lower is better)"
+  const [installedCli] = await Promise.all([layOutInstalledCli(), buildCli(), buildBare()])
+  const asIs = await pairs([], installedCli)
+  const note =
+    "spawn to the first 200 (GET /customers, answer read); tessera serve on a new SQLite file, as `pnpm start` runs it in this checkout and (installed) as an installed `tessera` does; ratio = median of per-round ratios (lower is better)"
   if ((process.env["NODE_EXTRA_CA_CERTS"] ?? "") === "") return { ...asIs, targetRatio: 2, note }
-  const without = await pairs(["NODE_EXTRA_CA_CERTS"])
+  const without = await pairs(["NODE_EXTRA_CA_CERTS"], installedCli)
   return {
     ...asIs,
     targetRatio: 2,

@@ -1,10 +1,10 @@
 // The processes the HTTP benches measure: `tessera serve` as a user runs it (the checkout's
 // bundled CLI, request log off) and the bare node:http baseline server (bare-server.ts, bundled).
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { repoRoot } from "../support/paths.ts"
 import type { BareConfig } from "./capture.ts"
@@ -36,6 +36,23 @@ const started = (child: ChildProcess, ready: RegExp) =>
     child.once("error", reject)
     child.once("exit", (code) => reject(new Error(`server exited (${code}) before it was ready: ${out}`)))
   })
+
+/**
+ * The CLI as its tarball installs it, for the cold start of an installed `tessera` (DECISIONS
+ * #530): its `bin/` beside a `dist/` holding the bundle `scripts/pack-all.mjs` builds (better-sqlite3
+ * required as a package), and better-sqlite3 from this checkout's install. Answers its binary.
+ */
+export const layOutInstalledCli = async (): Promise<string> => {
+  const dir = tempDir("installed")
+  const cli = join(repoRoot, "packages", "cli")
+  mkdirSync(join(dir, "bin"))
+  for (const f of ["tessera.mjs", "run-bundle.cjs"]) copyFileSync(join(cli, "bin", f), join(dir, "bin", f))
+  copyFileSync(join(cli, "package.json"), join(dir, "package.json"))
+  const { bundleCli } = (await import(pathToFileURL(join(repoRoot, "scripts", "bundle-cli.mjs")).href)) as typeof import("../../scripts/bundle-cli.mjs")
+  await bundleCli({ outfile: join(dir, "dist", "tessera.cjs"), sqlite: "package" })
+  symlinkSync(join(cli, "node_modules"), join(dir, "node_modules"), "dir")
+  return join(dir, "bin", "tessera.mjs")
+}
 
 /** Makes sure the CLI bundle is fresh, so no start times a rebuild. */
 export const buildCli = () => new Promise((done) => spawn(process.execPath, [CLI, "build"], { stdio: "inherit" }).on("exit", done))

@@ -62,6 +62,8 @@ describe("pnpm bench --short", () => {
     ])
       for (const k of ["tessera", "baseline", "ratio"]) expect(typeof at(out, `${figure}.${k}`), `${figure}.${k}`).toBe("number")
     for (const k of ["tesseraMs", "bareMs", "ratio"]) expect(typeof at(out, `cold-start.${k}`), k).toBe("number")
+    // And the CLI as its tarball installs it (DECISIONS #530).
+    for (const k of ["tesseraMs", "bareMs", "ratio"]) expect(typeof at(out, `cold-start.installed.${k}`), k).toBe("number")
     // Where node's every start parses extra CA certificates, the pairs are taken without them too.
     if ((process.env["NODE_EXTRA_CA_CERTS"] ?? "") !== "")
       for (const k of ["tesseraMs", "bareMs", "ratio"]) expect(typeof at(out, `cold-start.withoutExtraCaCerts.${k}`), k).toBe("number")

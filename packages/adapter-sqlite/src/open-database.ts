@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import Database from "better-sqlite3"
 import { BASELINE, type Migration, migrations } from "./migrations/index.ts"
 
@@ -60,13 +63,33 @@ export const migrate = (db: Database.Database, list: ReadonlyArray<Migration> = 
 }
 
 /**
+ * The native addon of the better-sqlite3 this package imports, where the package builds it
+ * (`build/Release`), for `new Database`'s `nativeBinding`. Without it better-sqlite3 finds its
+ * addon through the `bindings` package, which reads the call stack and tries a dozen paths: ~3 ms
+ * of the first open in a process, which an installed `tessera` pays at every start (DECISIONS
+ * #530). Undefined, leaving the search to `bindings`, when the addon is anywhere else.
+ */
+let addonPath: string | undefined | null = null
+const nativeBinding = (): string | undefined => {
+  if (addonPath !== null) return addonPath
+  try {
+    const file = join(dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node")
+    addonPath = existsSync(file) ? file : undefined
+  } catch {
+    addonPath = undefined
+  }
+  return addonPath
+}
+
+/**
  * Opens (or creates) the database file: WAL so readers never block the writer; synchronous=NORMAL
  * with group commit (a commit is atomic and ordered in the log; the store syncs the log before a
  * write is answered), else FULL (a commit is on disk when it returns); a busy timeout so a second
  * process waits its turn.
  */
 export const openDatabase = (options: SqliteStoreOptions, list: ReadonlyArray<Migration> = migrations): Database.Database => {
-  const db = new Database(options.filename)
+  const addon = nativeBinding()
+  const db = new Database(options.filename, addon === undefined ? {} : { nativeBinding: addon })
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`)
   db.pragma("journal_mode = WAL")
   if (options.groupCommit === false) db.pragma("synchronous = FULL")
