@@ -35,7 +35,6 @@ import { Spaces } from "./spaces.ts"
 import { bookkept, plainHooks } from "./transaction-hooks.ts"
 import { prepareStatements, type RecordRow } from "./statements.ts"
 
-/** Driver failures that are the database's state, not the program's: typed, and retryable when a lock is why. */
 /** A collection's indexes that have rows of their own (a twin has none, #473), once per definition. */
 const rowIndexes = new WeakMap<object, ReadonlyArray<string>>()
 const rowIndexesOf = (c: Collection<any>): ReadonlyArray<string> => {
@@ -48,6 +47,7 @@ const rowIndexesOf = (c: Collection<any>): ReadonlyArray<string> => {
   return names
 }
 
+/** Driver failures that are the database's state, not the program's: typed, and retryable when a lock is why. */
 const RETRYABLE = /^SQLITE_(BUSY|LOCKED)/
 const UNAVAILABLE = /^SQLITE_(IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/
 
