@@ -11,11 +11,10 @@
 import { execFile } from "node:child_process"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
-import autocannon from "autocannon"
 import { repoRoot } from "../support/paths.ts"
 import { useTempRoot } from "../support/temp-root.ts"
-import { API, AUTH, customerBody } from "./capture.ts"
-import { CLIENTS, compare, interleaved, ROUNDS, SECONDS } from "./rounds.ts"
+import { load, postOf } from "./http.ts"
+import { compare, interleaved, ROUNDS, SECONDS } from "./rounds.ts"
 import { type Running, startTessera } from "./servers.ts"
 
 const before = process.argv[2]
@@ -24,14 +23,12 @@ const checkouts = { before: resolve(before), now: repoRoot } as const
 type Side = keyof typeof checkouts
 const sides: ReadonlyArray<Side> = ["before", "now"]
 
-/** POST /customers (with an email: customer, wallet and credential) for `seconds`; 2xx per second. */
-const posts = (port: number, seconds: number) =>
-  new Promise<number>((done, fail) =>
-    autocannon(
-      { url: `http://127.0.0.1:${port}${API}/customers`, method: "POST", connections: CLIENTS, duration: seconds, headers: { authorization: AUTH, "content-type": "application/json" }, body: JSON.stringify(customerBody("load@example.com")) },
-      (err, r) => (err ? fail(err) : r.non2xx > 0 || r.errors > 0 ? fail(new Error(`${r.non2xx} answers not 2xx, ${r.errors} errors`)) : done(r.requests.average))
-    )
-  )
+/** POST /customers as the http part sends it (customer, wallet and credential) for `seconds`; 2xx per second. */
+const posts = async (port: number, seconds: number) => {
+  const r = await load(postOf(port), seconds)
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} answers not 2xx, ${r.errors} errors`)
+  return r.requests.average
+}
 
 // Each side keeps its database through the rounds, as the http part's servers do; the new code
 // writes ~4× as many customers into its own, which if anything favours the old code.

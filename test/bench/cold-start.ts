@@ -15,7 +15,7 @@
 // first: its warm-up start writes it, as a first `pnpm start` and the README's curl would.
 import { spawn } from "node:child_process"
 import { rmSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { AUTH } from "./capture.ts"
 import { compare, interleaved, ROUNDS, SHORT } from "./rounds.ts"
 import { bareStart, buildBare, buildCli, CLI, CLI_BUNDLE, layOutInstalledCli, tempDir } from "./servers.ts"
@@ -48,20 +48,16 @@ const timeToFirst200 = async (args: ReadonlyArray<string>, env: Record<string, s
  * it in this checkout (the dev runner first checks the bundle against its sources), the same CLI
  * laid out as installed (`installedCli`), and the bare script; the order rotated every round.
  */
-const pairs = async (dropped: ReadonlyArray<string>, installedCli: string) => {
+const pairs = async (dropped: ReadonlyArray<string>, installedCli: { readonly binary: string; readonly bundle: string }) => {
   const env = (own: Record<string, string>) => {
     const all: Record<string, string> = { ...(process.env as Record<string, string>), ...own }
     for (const name of dropped) delete all[name]
     return all
   }
-  const tessera = () =>
-    timeToFirst200([CLI, "serve", "--port", "0", "--client-id", "bench"], env({ TESSERA_DB: join(tempDir("cold"), "c.sqlite"), TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" }), /listening on http:\/\/[^:]+:(\d+)/)
-  const installed = () =>
-    timeToFirst200([installedCli, "serve", "--port", "0", "--client-id", "bench"], env({ TESSERA_DB: join(tempDir("cold"), "c.sqlite"), TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" }), /listening on http:\/\/[^:]+:(\d+)/)
-  const bare = () => timeToFirst200([bareStart], env({}), /READY (\d+)/)
-  const starts = { tessera, installed, bare }
-  rmSync(`${CLI_BUNDLE}.cache`, { force: true })
-  rmSync(`${join(dirname(dirname(installedCli)), "dist", "tessera.cjs")}.cache`, { force: true })
+  const serve = (binary: string) => () =>
+    timeToFirst200([binary, "serve", "--port", "0", "--client-id", "bench"], env({ TESSERA_DB: join(tempDir("cold"), "c.sqlite"), TESSERA_CLIENT_SECRET: "bench-secret", TESSERA_LOG: "off" }), /listening on http:\/\/[^:]+:(\d+)/)
+  const starts = { tessera: serve(CLI), installed: serve(installedCli.binary), bare: () => timeToFirst200([bareStart], env({}), /READY (\d+)/) }
+  for (const bundle of [CLI_BUNDLE, installedCli.bundle]) rmSync(`${bundle}.cache`, { force: true })
   // Each writes its code cache, and warms the OS file cache; not counted.
   for (const start of Object.values(starts)) await start()
   // 24 rounds at the default 3: a start's time moves ±5% from one to the next on this project's

@@ -9,7 +9,8 @@ import { CLIENTS, compare, interleaved, ROUNDS, SECONDS, SHORT } from "./rounds.
 import { buildBare, buildCli, type Running, startBare, startTesseraPair } from "./servers.ts"
 import { applyPragmas } from "./statement-log.ts"
 
-const load = (opts: autocannon.Options, seconds: number) =>
+/** `seconds` of load from CLIENTS connections (before-after.ts loads its servers the same way). */
+export const load = (opts: autocannon.Options, seconds: number) =>
   new Promise<autocannon.Result>((resolve, reject) =>
     autocannon({ connections: CLIENTS, duration: seconds, ...opts }, (err, res) => (err ? reject(err) : resolve(res)))
   )
@@ -17,7 +18,7 @@ const load = (opts: autocannon.Options, seconds: number) =>
 const getOf = (port: number, id: string): autocannon.Options => ({ url: `http://127.0.0.1:${port}${API}/customers/${id}`, headers: { authorization: AUTH } })
 // Every POST carries an email, so each creates what a real call does: the customer, its
 // embedded wallet (an internal account) and the wallet's EMAIL_OTP auth method.
-const postOf = (port: number): autocannon.Options => ({
+export const postOf = (port: number): autocannon.Options => ({
   url: `http://127.0.0.1:${port}${API}/customers`,
   method: "POST",
   headers: { authorization: AUTH, "content-type": "application/json" },

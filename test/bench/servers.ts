@@ -40,18 +40,20 @@ const started = (child: ChildProcess, ready: RegExp) =>
 /**
  * The CLI as its tarball installs it, for the cold start of an installed `tessera` (DECISIONS
  * #530): its `bin/` beside a `dist/` holding the bundle `scripts/pack-all.mjs` builds (better-sqlite3
- * required as a package), and better-sqlite3 from this checkout's install. Answers its binary.
+ * required as a package), and better-sqlite3 from this checkout's install. Answers its binary and
+ * its bundle (whose code cache sits beside it).
  */
-export const layOutInstalledCli = async (): Promise<string> => {
+export const layOutInstalledCli = async (): Promise<{ readonly binary: string; readonly bundle: string }> => {
   const dir = tempDir("installed")
   const cli = join(repoRoot, "packages", "cli")
   mkdirSync(join(dir, "bin"))
   for (const f of ["tessera.mjs", "run-bundle.cjs"]) copyFileSync(join(cli, "bin", f), join(dir, "bin", f))
   copyFileSync(join(cli, "package.json"), join(dir, "package.json"))
   const { bundleCli } = (await import(pathToFileURL(join(repoRoot, "scripts", "bundle-cli.mjs")).href)) as typeof import("../../scripts/bundle-cli.mjs")
-  await bundleCli({ outfile: join(dir, "dist", "tessera.cjs"), sqlite: "package" })
+  const bundle = join(dir, "dist", "tessera.cjs")
+  await bundleCli({ outfile: bundle, sqlite: "package" })
   symlinkSync(join(cli, "node_modules"), join(dir, "node_modules"), "dir")
-  return join(dir, "bin", "tessera.mjs")
+  return { binary: join(dir, "bin", "tessera.mjs"), bundle }
 }
 
 /** Makes sure the CLI bundle is fresh, so no start times a rebuild. */
