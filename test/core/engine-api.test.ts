@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { type Reply, makeEngine } from "@tessera/core"
+import { Effect } from "effect"
+import { Customers, Engine, type Reply, makeEngine, Store } from "@tessera/core"
+import { createCustomer } from "@tessera/core/operations"
 import { MemoryStore } from "@tessera/adapter-memory"
 import { evmSigner, newKeyPair, sealOtp, stamp } from "@tessera/core/testing"
 
@@ -33,5 +35,27 @@ describe("Engine.as(platform) for embedders", () => {
     } finally {
       await engine.dispose()
     }
+  })
+})
+
+// The engine runs its programs on a runtime derived from the built one (DECISIONS #531): the
+// same services whichever way it was made, and none once it is disposed.
+describe("the engine's runtime", () => {
+  const count = Effect.flatMap(Store, (store) => store.list(Customers, "p", { limit: 10 })).pipe(Effect.map((page) => page.items.length))
+
+  it("an engine made with `new` builds its layers at its first run and keeps what that run wrote", async () => {
+    const engine = new Engine({ store: MemoryStore.layer })
+    const platform = await engine.platform({ clientId: "lazy", clientSecret: "s" })
+    engine.runSync(createCustomer(platform, { customerType: "INDIVIDUAL", fullName: "First Run" }))
+    expect((await engine.as(platform).customers.list({})).data.map((c) => c.fullName)).toEqual(["First Run"])
+    await engine.dispose()
+  })
+
+  it("after dispose, runs fail instead of using the closed store", async () => {
+    const engine = makeEngine({ store: MemoryStore.layer })
+    expect(engine.runSync(count)).toBe(0)
+    await engine.dispose()
+    expect(() => engine.runSync(count)).toThrow(/disposed/)
+    await expect(engine.run(count)).rejects.toThrow(/disposed/)
   })
 })
