@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { makeEngine } from "@tessera/core"
 import { createCustomer } from "@tessera/core/operations"
 import { MemoryStore, type Snapshot } from "@tessera/adapter-memory"
-import { RawMaps, recordsOf } from "./raw-maps.ts"
+import { RawMaps, readEveryIndex, recordsOf } from "./raw-maps.ts"
 
 /** The same shape read from the memory store's own world: records per shelf, keys and ids per index. */
 const storeShape = (s: Snapshot): Record<string, number> => {
@@ -23,13 +23,18 @@ const storeShape = (s: Snapshot): Record<string, number> => {
 }
 
 describe("the in-process bench's plain-Maps baseline", () => {
-  it("holds, for the records of customer creations, every record and index entry the memory store holds", async () => {
+  it("holds, for the records of customer creations, every record and index entry the memory store holds once every index is read", async () => {
     const handle = MemoryStore.make()
     const engine = makeEngine({ store: handle.layer })
     const platform = await engine.platform({ clientId: "raw", clientSecret: "s" })
     for (let i = 0; i < 60; i++) engine.runSync(createCustomer(platform, { customerType: "INDIVIDUAL", fullName: `P ${i}`, email: `p${i}@example.com` }))
+    // Created only, the store keeps the indexes its puts read (DECISIONS #532): fewer than the baseline.
+    const created = recordsOf(handle.snapshot())
+    const before = storeShape(handle.snapshot())
+    engine.runSync(readEveryIndex(created))
     const snapshot = handle.snapshot()
     const records = recordsOf(snapshot)
+    expect(Object.keys(storeShape(snapshot)).length).toBeGreaterThan(Object.keys(before).length)
     // The platform, and three records a creation.
     expect(records.filter((r) => r.c.name === "customers")).toHaveLength(60)
     expect(records.length).toBeGreaterThanOrEqual(181)

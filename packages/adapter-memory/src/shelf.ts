@@ -81,6 +81,8 @@ export interface Names {
   readonly all: ReadonlyArray<string>
   readonly unique: ReadonlyArray<string>
   readonly twin: ReadonlyMap<string, string>
+  /** Of `all`, those a put reads (a unique index, or the plain index a unique twin is answered from): built with the shelf. */
+  readonly eager: ReadonlyArray<string>
 }
 const names = new WeakMap<object, Names>()
 export const namesOf = (c: Collection<any>): Names => {
@@ -88,7 +90,10 @@ export const namesOf = (c: Collection<any>): Names => {
   if (n === undefined) {
     const declared = Object.keys(c.indexes)
     const twin = twinsOf(c)
-    n = { all: declared.filter((k) => !twin.has(k)), unique: declared.filter((k) => c.indexes[k]!.kind === "unique"), twin }
+    const unique = declared.filter((k) => c.indexes[k]!.kind === "unique")
+    const all = declared.filter((k) => !twin.has(k))
+    const read = new Set(unique.map((k) => twin.get(k) ?? k))
+    n = { all, unique, twin, eager: all.filter((k) => read.has(k)) }
     names.set(c, n)
   }
   return n
@@ -97,15 +102,31 @@ export const namesOf = (c: Collection<any>): Names => {
 /** The names of `c`'s indexes: the shelf's copy when it was checked against `c` (every put reads them). */
 const shelfNames = (c: Collection<any>, s: Shelf): Names => (s.checked === c ? s.names! : namesOf(c))
 
-/** Builds, from the records, every declared index the shelf has not built yet (twins have none of their own). */
+/**
+ * Checks the shelf against `c`: builds, from the records, the indexes a put reads (`eager`) that
+ * it has not built yet. The others are built at their first read (`built`, DECISIONS #532), so
+ * a collection's writes keep no list filter up to date until something lists by it.
+ */
 export function indexed(c: Collection<unknown>, s: Shelf): void {
   s.checked = c
   s.names = namesOf(c)
-  for (const name of s.names.all) {
-    if (s.indexes.has(name)) continue
-    indexState(c, s, name)
-    for (const [id, row] of s.rows) for (const k of indexKeys(c, name, row.value)) indexAdd(s, name, k, id, row.seq)
-  }
+  for (const name of s.names.eager) build(c, s, name)
+}
+
+function build(c: Collection<unknown>, s: Shelf, name: string): IndexState {
+  let idx = s.indexes.get(name)
+  if (idx !== undefined) return idx
+  idx = indexState(c, s, name)
+  for (const [id, row] of s.rows) for (const k of indexKeys(c, name, row.value)) indexAdd(s, name, k, id, row.seq)
+  return idx
+}
+
+/** The entries of one of the checked collection's indexes (not a twin), built now if never read; undefined for an undeclared index. */
+function built(s: Shelf, name: string): IndexState | undefined {
+  const idx = s.indexes.get(name)
+  if (idx !== undefined) return idx
+  const c = s.checked
+  return c === undefined || c.indexes[name] === undefined || s.names!.twin.has(name) ? undefined : build(c, s, name)
 }
 
 const holdsKey = (k: string | ReadonlyArray<string> | undefined, key: string): boolean =>
@@ -118,8 +139,8 @@ const holdsKey = (k: string | ReadonlyArray<string> | undefined, key: string): b
 export function idsAt(s: Shelf, index: string, key: string): IdsAtKey | undefined {
   const twin = s.names?.twin
   const plain = twin === undefined || twin.size === 0 ? undefined : twin.get(index)
-  if (plain === undefined) return s.indexes.get(index)?.keys.get(key)
-  const ids = s.indexes.get(plain)?.keys.get(key)
+  if (plain === undefined) return built(s, index)?.keys.get(key)
+  const ids = built(s, plain)?.keys.get(key)
   if (ids === undefined) return undefined
   const keys = s.checked!.indexes[index]!.keys
   if (typeof ids === "string") return holdsKey(keys(s.rows.get(ids)!.value), key) ? ids : undefined
@@ -170,6 +191,8 @@ export function indexDelete(s: Shelf, name: string, key: string, id: string, seq
  */
 export function setIndexes<A>(c: Collection<A>, s: Shelf, id: string, seq: number, before: A | undefined, after: A | undefined): void {
   for (const name of shelfNames(c, s).all) {
+    // An index never read has no entries to keep (`built`).
+    if (!s.indexes.has(name)) continue
     const keys = c.indexes[name]!.keys
     const o = before === undefined ? undefined : keys(before)
     const n = after === undefined ? undefined : keys(after)
@@ -237,7 +260,7 @@ export function reader(s: Shelf): IndexReader<unknown> {
 
 export function* rangeRows(s: Shelf, index: string, range: Condition): Iterable<Positioned<unknown>> {
   // A twin's keys are among its plain index's: walk those, each answered through the twin.
-  const idx = s.indexes.get(s.names?.twin.get(index) ?? index)
+  const idx = built(s, s.names?.twin.get(index) ?? index)
   if (idx === undefined) return
   const r = range as { readonly gt?: string; readonly gte?: string }
   const keys = idx.sorted?.from(r.gt ?? r.gte, r.gt !== undefined) ?? idx.keys.keys()
