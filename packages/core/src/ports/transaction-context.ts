@@ -1,4 +1,4 @@
-import { Effect, type Exit, type Fiber, FiberRef } from "effect"
+import { type Cause, Effect, Exit, type Fiber, FiberRef } from "effect"
 import { STORE_TRANSACTION_RETRIES } from "../limits.ts"
 import { StoreError, UniqueViolation } from "./store.ts"
 
@@ -190,12 +190,20 @@ export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHoo
       // The fiber's `inTransaction` is set in the steps that are there anyway, through the fiber
       // itself: two `FiberRef.set`s were six more steps of every transaction (DECISIONS #512).
       const run = Effect.withFiberRuntime<X, E | StoreError, R>((fiber) => {
+        // One continuation for either outcome (`Effect.exit` then `flatMap` was two steps).
+        const ended = {
+          onFailure: (cause: Cause.Cause<E | StoreError>) => {
+            setFiberRef(fiber, inTransaction, false)
+            return settle(Exit.failCause(cause))
+          },
+          onSuccess: (value: X) => {
+            setFiberRef(fiber, inTransaction, false)
+            return settle(Exit.succeed(value))
+          }
+        }
         const body = () => {
           setFiberRef(fiber, inTransaction, true)
-          return Effect.flatMap(Effect.exit(restore(self)), (exit) => {
-            setFiberRef(fiber, inTransaction, false)
-            return settle(exit)
-          })
+          return Effect.matchCauseEffect(restore(self), ended)
         }
         const began = call(hooks.begin)
         if (began === undefined) return body()
