@@ -58,4 +58,11 @@ describe("the engine's runtime", () => {
     expect(() => engine.runSync(count)).toThrow(/disposed/)
     await expect(engine.run(count)).rejects.toThrow(/disposed/)
   })
+
+  it("after `engine.runtime.dispose()`, runs fail too", async () => {
+    const engine = makeEngine({ store: MemoryStore.layer })
+    expect(engine.runSync(count)).toBe(0)
+    await engine.runtime.dispose()
+    expect(() => engine.runSync(count)).toThrow(/disposed/)
+  })
 })

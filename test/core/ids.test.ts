@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as fc from "fast-check"
-import { decodeCursor, encodeCursor, Ids, idTypes, isId, makeId, parseId, timeOrderedUuid, uuidOf } from "@tessera/core"
+import { decodeCursor, drawUuid, encodeCursor, Ids, idTypes, isId, makeId, parseId, seededIds, timeOrderedUuid, uuidOf } from "@tessera/core"
 import { Either } from "effect"
 
 describe("ids", () => {
@@ -70,6 +70,16 @@ describe("ids", () => {
     const random = [15, 16, 17, 20, 21, 22, ...Array.from({ length: 12 }, (_, k) => 24 + k)]
     for (const at of random) expect(new Set(made.map((u) => u[at])).size).toBe(16)
     expect(new Set(made.map((u) => u[19]))).toEqual(new Set(["8", "9", "a", "b"]))
+  })
+
+  it("unsafeUuid draws from the same sequence as uuid, and drawUuid runs uuid for a service without it", () => {
+    const a = seededIds(7)
+    const b = seededIds(7)
+    const { unsafeUuid: _, ...older } = seededIds(7)
+    const mixed = [Effect.runSync(a.uuid), drawUuid(a), Effect.runSync(a.uuid), drawUuid(a)]
+    expect(mixed).toEqual([drawUuid(b), drawUuid(b), Effect.runSync(b.uuid), drawUuid(b)])
+    expect([drawUuid(older), drawUuid(older), drawUuid(older), drawUuid(older)]).toEqual(mixed)
+    expect(new Set(mixed).size).toBe(4)
   })
 
   it("cursors round-trip and garbage is refused (property)", () => {

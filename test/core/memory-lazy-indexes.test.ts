@@ -21,6 +21,8 @@ const Items = collection<Item>()("lazyItems", (i) => i.id, {
   liveHandle: { kind: "unique", within: "handle", keys: (i) => (i.live ? i.handle : undefined) },
   handle: { kind: "plain", keys: (i) => i.handle },
   owner: { kind: "plain", counted: true, keys: (i) => i.owner },
+  // A plain twin: answered from `owner`'s entries, which are built at its first read.
+  liveOwner: { kind: "plain", within: "owner", keys: (i) => (i.live ? i.owner : undefined) },
   tags: { kind: "plain", keys: (i) => i.tags },
   at: { kind: "ordered", keys: (i) => (i.at === undefined ? undefined : sortableInstant(Date.UTC(2026, 0, 1) + i.at)) }
 })
@@ -40,6 +42,8 @@ type Op =
   | { readonly kind: "put"; readonly item: Item }
   | { readonly kind: "remove"; readonly id: string }
   | { readonly kind: "read"; readonly index: string; readonly key: string }
+  | { readonly kind: "due" }
+  | { readonly kind: "count" }
   | { readonly kind: "clear" }
   | { readonly kind: "snapshot" }
   | { readonly kind: "restore" }
@@ -47,6 +51,7 @@ const step: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: item.map((i) => ({ kind: "put" as const, item: i })) },
   { weight: 2, arbitrary: fc.constantFrom("a", "b", "c").map((id) => ({ kind: "remove" as const, id })) },
   { weight: 3, arbitrary: fc.record({ index: fc.constantFrom(...indexes), key }).map((r) => ({ kind: "read" as const, ...r })) },
+  { weight: 1, arbitrary: fc.constantFrom({ kind: "due" as const }, { kind: "count" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "clear" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "snapshot" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "restore" as const }) }
@@ -95,7 +100,12 @@ type Batch = { readonly steps: ReadonlyArray<Op>; readonly tx: string }
 const play = (batches: ReadonlyArray<Batch>, readFirst: boolean) => {
   const handle = MemoryStore.make()
   const exec = run(handle)
-  if (readFirst) exec(everything(handle.service))
+  if (readFirst) {
+    // A shelf exists once something is put in it: a sentinel, removed, then every index read.
+    exec(handle.service.put(Items, SCOPE, { id: "sentinel", owner: "o1", tags: ["x"], live: false, handle: "h1" }))
+    exec(handle.service.remove(Items, SCOPE, "sentinel"))
+    exec(everything(handle.service))
+  }
   let saved = { snapshot: handle.snapshot(), items: [] as Array<Item> }
   let items: Array<Item> = []
   const store: Array<unknown> = []
@@ -117,7 +127,13 @@ const play = (batches: ReadonlyArray<Batch>, readFirst: boolean) => {
         } else if (op.kind === "read") {
           // Where the store builds an index it has not read yet: inside the batch's transaction too.
           store.push((yield* s.findBy(Items, SCOPE, op.index, op.key)).map((i) => i.id))
-          model.push((modelAnswers(next)[`${op.index}=${op.key}`]))
+          model.push(modelAnswers(next)[`${op.index}=${op.key}`])
+        } else if (op.kind === "due") {
+          store.push((yield* s.due(Items, SCOPE, "at", AT3, 10)).map((i) => i.id))
+          model.push(modelAnswers(next)["at<=3"])
+        } else if (op.kind === "count") {
+          store.push((yield* s.list(Items, SCOPE, { where: [{ index: "owner", eq: "o1" }], limit: 10 })).totalCount)
+          model.push(modelAnswers(next)["count o1"])
         }
       }
       if (b.tx === "rollback") return yield* Effect.fail("rolled back")
@@ -157,10 +173,16 @@ describe("the memory store's indexes built at first read", () => {
     const kept = () => [...(handle.snapshot() as unknown as { world: { shelves: Map<string, Map<string, { indexes: Map<string, unknown> }>> } }).world.shelves.get("lazyItems")!.get(SCOPE)!.indexes.keys()].sort()
     // The unique index's entries (kept in its plain twin's) are there from the first put.
     expect(kept()).toEqual(["handle"])
+    // A twin's first read builds the plain index it is answered from, and only that.
+    const live = exec(handle.service.findBy(Items, SCOPE, "liveOwner", "o1"))
+    expect(Exit.isSuccess(live) && live.value.map((i) => i.id)).toEqual(["a", "b", "c"])
+    expect(kept()).toEqual(["handle", "owner"])
     expect(Exit.isSuccess(exec(handle.service.put(Items, SCOPE, { id: "d", owner: "o2", tags: [], live: true, handle: "h-a" })))).toBe(false)
     const page = exec(handle.service.list(Items, SCOPE, { where: [{ index: "owner", eq: "o1" }], limit: 2 }))
     expect(Exit.isSuccess(page) && [page.value.items.map((i) => i.id), page.value.totalCount]).toEqual([["a", "b"], 3])
     expect(kept()).toEqual(["handle", "owner"])
+    exec(handle.service.findBy(Items, SCOPE, "tags", "x"))
+    expect(kept()).toEqual(["handle", "owner", "tags"])
     exec(handle.service.put(Items, SCOPE, { id: "d", owner: "o1", tags: [], live: true, handle: "h-d" }))
     const after = exec(handle.service.findBy(Items, SCOPE, "owner", "o1"))
     expect(Exit.isSuccess(after) && after.value.map((i) => i.id)).toEqual(["a", "b", "c", "d"])

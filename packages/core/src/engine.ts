@@ -84,6 +84,11 @@ export class Engine {
   readonly runtime: ManagedRuntime.ManagedRuntime<EngineServices, never>
   /** `leanRuntime` of the built runtime, once it is built; cleared by `dispose`. */
   private lean: Runtime.Runtime<EngineServices> | undefined
+  /**
+   * The managed runtime's `runtimeEffect` when `lean` was made: disposing it replaces that (with
+   * a failure), so a `dispose` called on `engine.runtime` itself is noticed too.
+   */
+  private leanOf: unknown
 
   constructor(readonly options: EngineOptions) {
     this.runtime = ManagedRuntime.make(engineLayer(options))
@@ -165,10 +170,12 @@ export class Engine {
    * the managed runtime, which builds them, waits for them or answers that it is disposed.
    */
   private runSyncExit<A, E>(effect: Effect.Effect<A, E, EngineServices>): Exit.Exit<A, E> {
-    if (this.lean === undefined) {
+    if (this.lean === undefined || this.leanOf !== this.runtime.runtimeEffect) {
+      this.lean = undefined
       const built = this.runtime.runSyncExit(Effect.runtime<EngineServices>())
       if (Exit.isFailure(built)) return this.runtime.runSyncExit(effect)
       this.lean = leanRuntime(built.value)
+      this.leanOf = this.runtime.runtimeEffect
     }
     return Runtime.runSyncExit(this.lean, effect)
   }

@@ -13,7 +13,7 @@ export interface IdsService {
    * `unsafeCurrentTimeMillis`: for the engine's hottest operation, which draws its ids inside
    * steps it runs anyway instead of paying two more per id (DECISIONS #533).
    */
-  readonly unsafeUuid: () => string
+  readonly unsafeUuid?: () => string
   /** `n` fresh random bytes (nonces, generated identifiers). */
   readonly bytes: (n: number) => Effect.Effect<Uint8Array>
 }
@@ -159,6 +159,9 @@ export const randomIds: IdsService = {
   unsafeUuid,
   bytes: (n) => Effect.sync(() => randomFillSync(new Uint8Array(n)))
 }
+
+/** `ids.unsafeUuid()`, or for an Ids service without it (one an embedder wrote) its `uuid` run here. */
+export const drawUuid = (ids: IdsService): string => (ids.unsafeUuid === undefined ? Effect.runSync(ids.uuid) : ids.unsafeUuid())
 
 export class Ids extends Context.Tag("@tessera/Ids")<Ids, IdsService>() {
   static readonly random = Layer.succeed(Ids, randomIds)

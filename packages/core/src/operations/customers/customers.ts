@@ -24,7 +24,7 @@ import { currencies, newInternalAccount } from "../../domain/internal-accounts/i
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { statusAtCreation } from "../../machines/kyc.ts"
-import { Ids } from "../../ports/ids.ts"
+import { drawUuid, Ids } from "../../ports/ids.ts"
 import { Store, type StoreError, type UniqueViolation } from "../../ports/store.ts"
 import { closeCardsOfDeletedHolder } from "../cards/step.ts"
 import { createDecoders, decodeVariant, updateDecoders } from "./decode.ts"
@@ -101,7 +101,7 @@ export const createCustomer = (
     return store.transaction(
       Effect.withFiberRuntime<CustomerView, Conflict | UmaAddressExists | StoreError>((inTx) => {
         const now = rfc3339(Context.get(inTx.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis())
-        const uuid = ids.unsafeUuid()
+        const uuid = drawUuid(ids)
         const platformCustomerId = body.platformCustomerId ?? generatedPlatformCustomerId(uuid)
         // A generated id is 16 lowercase hex digits: already a clean local part.
         const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, umaSalt(uuid), body.platformCustomerId === undefined)
@@ -128,7 +128,7 @@ export const createCustomer = (
         )
         return Effect.flatMap(putCustomer, () => {
           const wallet = newInternalAccount({
-            id: makeId("InternalAccount", ids.unsafeUuid()),
+            id: makeId("InternalAccount", drawUuid(ids)),
             customerId: id,
             type: "EMBEDDED_WALLET",
             currency: currencies["USDB"]!,
@@ -140,7 +140,7 @@ export const createCustomer = (
           return Effect.flatMap(putWallet, () =>
             Effect.zipRight(
               store.put(AuthMethods, platform.id, {
-                id: makeId("AuthMethod", ids.unsafeUuid()),
+                id: makeId("AuthMethod", drawUuid(ids)),
                 accountId: wallet.id,
                 customerId: id,
                 type: "EMAIL_OTP",
