@@ -66,14 +66,16 @@ const squash = <E>(cause: Cause.Cause<E>): unknown => {
  * The runtime the engine runs its own programs on, made from the built one (DECISIONS #531):
  * without Effect's per-fiber metrics (two counters at a fiber's start, a histogram and two more
  * at its end, with a clock read: ~300 ns of every run, and nothing in the engine reads them),
- * and without the two fiber-ref values every run sets anyway (the context and the scheduler,
- * which a run would otherwise copy first). The same services and any other fiber ref the layers set.
+ * and without the fiber-ref values every run sets anyway (the context and the scheduler) or a
+ * fiber reads from itself (its runtime flags), which a run would otherwise copy first: with none
+ * left, a run's fiber refs are made without a copy. The same services and any other fiber ref
+ * the layers set.
  */
 const leanRuntime = <R>(built: Runtime.Runtime<R>): Runtime.Runtime<R> =>
   Runtime.make({
     context: built.context,
     runtimeFlags: RuntimeFlags.disable(built.runtimeFlags, RuntimeFlags.RuntimeMetrics),
-    fiberRefs: FiberRefs.delete(FiberRefs.delete(built.fiberRefs, FiberRef.currentContext), FiberRef.currentScheduler)
+    fiberRefs: [FiberRef.currentContext, FiberRef.currentScheduler, FiberRef.currentRuntimeFlags].reduce(FiberRefs.delete, built.fiberRefs)
   })
 
 /**
