@@ -248,7 +248,7 @@ export const inProcessBench = async () => {
       rawBetterSqlite3Baseline: sqliteVsRaw.baseline,
       sqliteVsRaw: sqliteVsRaw.ratio,
       baselineNote: "the statements the SQLite store ran for the same creations, replayed raw, with one log sync per creation as engine.runSync pays",
-      memoryBaselineNote: "memoryAtCustomers: rawMapsBaseline is the same records (the world's, then a batch's new ones) written into plain Maps by id and by index key, a lookup before each write, in rounds interleaved with Tessera's (raw-maps.ts); vsRawMaps is the median of the per-round ratios"
+      memoryBaselineNote: "memoryAtCustomers: rawMapsBaseline is the same records (the world's, then a batch's new ones) written into plain Maps by id and by index key, a lookup before each write, in rounds interleaved with Tessera's (raw-maps.ts); vsRawMaps is the median of the per-round ratios; every index of the world is read once before it is timed, so the store keeps all of them, as the baseline does. memoryGrowing only creates: the memory store builds a list filter's index at its first read (DECISIONS #532), and nothing reads"
     },
     engineCreation: { memory: engineCreate, sqlite: sqliteEngineCreate, targetMs: 5 },
     fork: { worldOf1000Customers: fork, forkPlusEngine: forkEngine }
