@@ -332,6 +332,35 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store>)
         })
       )
     )
+    // A fiber forked inside a transaction that outlives it is no longer part of any transaction:
+    // its later write waits for the permit like any other, and is not undone with a transaction
+    // another fiber has open by then (DECISIONS #534).
+    it.effect("a fiber forked inside a transaction that outlives it writes on its own once the transaction ends", () =>
+      run(
+        Effect.gen(function* () {
+          const s = yield* Store
+          const go = yield* Deferred.make<void>()
+          const late = yield* s.transaction(
+            Effect.zipLeft(Effect.forkDaemon(Effect.zipRight(Deferred.await(go), s.put(Docs, "p1", doc("late")))), s.put(Docs, "p1", doc("first")))
+          )
+          // Another transaction is open when the forked fiber writes; it then fails.
+          const failed = yield* Effect.exit(
+            s.transaction(
+              Effect.gen(function* () {
+                yield* s.put(Docs, "p1", doc("undone"))
+                yield* Deferred.succeed(go, undefined)
+                for (let i = 0; i < 5; i++) yield* Effect.yieldNow()
+                return yield* Effect.fail("no" as const)
+              })
+            )
+          )
+          expect(Exit.isFailure(failed)).toBe(true)
+          yield* Fiber.join(late)
+          const held = yield* Effect.forEach(["first", "undone", "late"], (id) => Effect.map(s.get(Docs, "p1", id), Option.isSome))
+          expect(held).toEqual([true, false, true])
+        })
+      )
+    )
     indexCases(run)
     failureCases(run)
   })

@@ -1,7 +1,6 @@
-import { Effect } from "effect"
+import { Effect, type Fiber } from "effect"
 import type pg from "pg"
 import { StoreError } from "@tessera/core"
-import { inTransaction } from "@tessera/core/store-kit"
 import { storeErrorOf } from "./errors.ts"
 
 /** The open transaction of a store: its connection, and the first statement error inside it. */
@@ -18,6 +17,8 @@ export interface OpenTransaction {
  */
 export class Connection {
   current: OpenTransaction | undefined = undefined
+  /** Whether a fiber is inside the open transaction: the store's transaction sets it (`postgresTransaction`). */
+  holds: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => boolean = () => false
 
   /** Statement names by text: each connection prepares a statement once, on its first use. */
   private readonly names = new Map<string, string>()
@@ -36,7 +37,7 @@ export class Connection {
   /** Runs a statement, prepared (by name) when `prepared` (the store's fixed statements). */
   query<R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>, prepared = true): Effect.Effect<ReadonlyArray<R>, StoreError> {
     return Effect.withFiberRuntime((fiber) => {
-      const tx = fiber.getFiberRef(inTransaction) ? this.current : undefined
+      const tx = this.holds(fiber) ? this.current : undefined
       const target: pg.Pool | pg.PoolClient = tx?.client ?? this.pool
       return Effect.async<ReadonlyArray<R>, StoreError>((resume) => {
         const config: pg.QueryConfig = prepared ? { name: this.nameOf(text), text, values: values as Array<unknown> } : { text, values: values as Array<unknown> }

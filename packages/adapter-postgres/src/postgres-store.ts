@@ -1,7 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import pg from "pg"
 import { type Collection, indexKeys, type ListQuery, Store, type StoreError, type StoreService, UniqueViolation } from "@tessera/core"
-import { inTransaction } from "@tessera/core/store-kit"
 import { Connection, fromPromise } from "./connection.ts"
 import { listPage, type Row } from "./list.ts"
 import { migrate, SCHEMA_NAME } from "./migrate.ts"
@@ -33,7 +32,7 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
   const q = <R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>) => conn.query<R>(text, values)
   /** A write joins the fiber's transaction, or is a transaction of its own. */
   const write = <X, E>(self: Effect.Effect<X, E>): Effect.Effect<X, E | StoreError> =>
-    Effect.withFiberRuntime((fiber) => (fiber.getFiberRef(inTransaction) ? self : tx(self)))
+    Effect.withFiberRuntime((fiber) => (tx.holds(fiber) ? self : tx(self)))
 
   const getRow = (c: Collection<unknown>, scope: string, id: string) =>
     Effect.map(q<Row>("SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND id = $3", [c.name, scope, id]), (rows) => rows[0])

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { STORE_TRANSACTION_RETRIES, StoreError } from "@tessera/core"
-import { inTransaction, serialisedTransaction, WritePermit } from "@tessera/core/store-kit"
+import { serialisedTransaction, WritePermit } from "@tessera/core/store-kit"
 import { type Connection, fromPromise } from "./connection.ts"
 import { isConflict, isRetryableSqlState, storeErrorOf } from "./errors.ts"
 
@@ -66,6 +66,7 @@ export const postgresTransaction = (conn: Connection) => {
       tx.client.release()
     })
   const once = serialisedTransaction(new WritePermit(), { begin, commit: () => end("COMMIT"), rollback: () => end("ROLLBACK") }, 0)
+  conn.holds = once.holds
 
   // Two budgets: a lost race gets many attempts; any other retryable failure (a program's own,
   // or one the port's contract counts) gets the port's bound, as in every store.
@@ -77,6 +78,7 @@ export const postgresTransaction = (conn: Connection) => {
       (e) => (isConflict(e) ? Effect.zipRight(pause(backoffMs(races + 1)), attempt(self, races + 1, others)) : attempt(self, races, others + 1))
     )
 
-  return <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R> =>
-    Effect.withFiberRuntime<X, E | StoreError, R>((fiber) => (fiber.getFiberRef(inTransaction) ? self : attempt(self, 0, 0)))
+  const tx = <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R> =>
+    Effect.withFiberRuntime<X, E | StoreError, R>((fiber) => (once.holds(fiber) ? self : attempt(self, 0, 0)))
+  return Object.assign(tx, { holds: once.holds })
 }

@@ -16,7 +16,6 @@ import {
   dependOn,
   failOrDie,
   type IndexReader,
-  inTransaction,
   planList,
   type Positioned,
   rangeInOrder,
@@ -114,7 +113,7 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
         // Only inside a write transaction (whose answer waits for a sync anyway): a plain read stays
         // synchronous and does not wait, as #311 decided for commits not yet synced (#481), also
         // while another program's write transaction is in progress (`busy` is the store's, not the fiber's).
-        const p = batch !== undefined && fiber.getFiberRef(inTransaction) ? batch.pending() : undefined
+        const p = batch !== undefined && tx.holds(fiber) ? batch.pending() : undefined
         return p === undefined ? Effect.succeed(x) : Effect.as(dependOn(p), x)
       } catch (e) {
         return failOrDie(e) as Effect.Effect<never, StoreError>
@@ -144,7 +143,7 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> => {
     if (batch === undefined) return single<X, E>(f)
     const inGroup = grouped(single<X, E>(f))
-    return Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? inGroup : (tx(inGroup) as Effect.Effect<X, E>)))
+    return Effect.withFiberRuntime<X, E>((fiber) => (tx.holds(fiber) ? inGroup : (tx(inGroup) as Effect.Effect<X, E>)))
   }
   const parse = <A>(r: RecordRow): Positioned<A> => ({ seq: r.seq, value: JSON.parse(r.data) as A })
 

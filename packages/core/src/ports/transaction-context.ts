@@ -3,10 +3,14 @@ import { STORE_TRANSACTION_RETRIES } from "../limits.ts"
 import { StoreError, UniqueViolation } from "./store.ts"
 
 /**
- * Whether the current fiber is inside a Store transaction. Store adapters read it to let a
- * nested `transaction` join the outer one and to route writes through the open transaction.
+ * The Store transaction the current fiber is in, as a token: set when a transaction starts its
+ * body, inherited by the fibers it forks, never unset. A store compares it with the token of its
+ * own open transaction (`SerialisedTransaction.holds`), so a fiber is inside a transaction only
+ * while that transaction is open, and only for its store (DECISIONS #534). Adapters read it
+ * through `holds`, to let a nested `transaction` join the outer one and to route writes through
+ * the open transaction.
  */
-export const inTransaction: FiberRef.FiberRef<boolean> = FiberRef.unsafeMake(false)
+export const currentTransaction: FiberRef.FiberRef<object | undefined> = FiberRef.unsafeMake<object | undefined>(undefined)
 
 /**
  * A store whose commits reach the disk later than they return (group commit, DECISIONS #310):
@@ -164,7 +168,16 @@ const isRetryable = (e: unknown): e is StoreError => e instanceof StoreError && 
  * up to `retries` times. Written with as few Effect steps as the semantics allow: it wraps
  * every write of the engine, so each step shows in the benchmarks.
  */
-export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHooks, retries = STORE_TRANSACTION_RETRIES) => {
+export interface SerialisedTransaction {
+  <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R>
+  /** Whether `fiber` is inside this store's open transaction: it runs its body, or was forked by a fiber that did. */
+  readonly holds: (fiber: Fiber.RuntimeFiber<unknown, unknown>) => boolean
+}
+
+export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHooks, retries = STORE_TRANSACTION_RETRIES): SerialisedTransaction => {
+  // The open transaction's token (`currentTransaction`), from the start of its body to its end.
+  let open: object | undefined
+  const holds = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean => open !== undefined && fiber.getFiberRef(currentTransaction) === open
   const remember = <X, E>(pending: PendingCommit | undefined, exit: Exit.Exit<X, E>): Effect.Effect<X, E> =>
     pending === undefined ? exit : ((newestPending = pending), Effect.zipRight(FiberRef.set(pendingCommit, pending), exit))
   const settle = <X, E>(exit: Exit.Exit<X, E>): Effect.Effect<X, E | StoreError> => {
@@ -187,22 +200,25 @@ export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHoo
 
   const once = <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R> =>
     Effect.uninterruptibleMask((restore) => {
-      // The fiber's `inTransaction` is set in the steps that are there anyway, through the fiber
-      // itself: two `FiberRef.set`s were six more steps of every transaction (DECISIONS #512).
+      // The fiber's `currentTransaction` is set in a step that is there anyway, through the fiber
+      // itself: a `FiberRef.set` was more steps of every transaction (DECISIONS #512). It is not
+      // unset at the end: the transaction's token stops being the open one (#534).
       const run = Effect.withFiberRuntime<X, E | StoreError, R>((fiber) => {
         // One continuation for either outcome (`Effect.exit` then `flatMap` was two steps).
         const ended = {
           onFailure: (cause: Cause.Cause<E | StoreError>) => {
-            setFiberRef(fiber, inTransaction, false)
+            open = undefined
             return settle(Exit.failCause(cause))
           },
           onSuccess: (value: X) => {
-            setFiberRef(fiber, inTransaction, false)
+            open = undefined
             return settle(Exit.succeed(value))
           }
         }
         const body = () => {
-          setFiberRef(fiber, inTransaction, true)
+          const token = {}
+          open = token
+          setFiberRef(fiber, currentTransaction, token)
           return Effect.matchCauseEffect(restore(self), ended)
         }
         const began = call(hooks.begin)
@@ -221,8 +237,9 @@ export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHoo
   const attempt = <X, E, R>(self: Effect.Effect<X, E, R>, left: number): Effect.Effect<X, E | StoreError, R> =>
     left <= 0 ? once(self) : Effect.catchIf(once(self), isRetryable, () => attempt(self, left - 1))
 
-  return <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R> =>
-    Effect.withFiberRuntime<X, E | StoreError, R>((fiber) => (fiber.getFiberRef(inTransaction) ? self : attempt(self, retries)))
+  const tx = <X, E, R>(self: Effect.Effect<X, E, R>): Effect.Effect<X, E | StoreError, R> =>
+    Effect.withFiberRuntime<X, E | StoreError, R>((fiber) => (holds(fiber) ? self : attempt(self, retries)))
+  return Object.assign(tx, { holds })
 }
 
 /**
@@ -231,7 +248,7 @@ export const serialisedTransaction = (permit: WritePermit, hooks: TransactionHoo
  * `UniqueViolation` to fail.
  */
 export const singleWrite =
-  (tx: <X, E, R>(self: Effect.Effect<X, E, R>) => Effect.Effect<X, E | StoreError, R>) =>
+  (tx: SerialisedTransaction) =>
   <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> => {
     const now = (): Effect.Effect<X, E> => {
       try {
@@ -240,7 +257,7 @@ export const singleWrite =
         return failOrDie(e) as Effect.Effect<never, E>
       }
     }
-    return Effect.withFiberRuntime<X, E>((fiber) => (fiber.getFiberRef(inTransaction) ? now() : (tx(Effect.suspend(now)) as Effect.Effect<X, E>)))
+    return Effect.withFiberRuntime<X, E>((fiber) => (tx.holds(fiber) ? now() : (tx(Effect.suspend(now)) as Effect.Effect<X, E>)))
   }
 
 /** A synchronous read: a thrown `StoreError` is a failure. */
