@@ -30,9 +30,8 @@ export const makePostgresStore = (pool: pg.Pool): StoreService => {
   const conn = new Connection(pool)
   const tx = postgresTransaction(conn)
   const q = <R extends pg.QueryResultRow>(text: string, values: ReadonlyArray<unknown>) => conn.query<R>(text, values)
-  /** A write joins the fiber's transaction, or is a transaction of its own. */
-  const write = <X, E>(self: Effect.Effect<X, E>): Effect.Effect<X, E | StoreError> =>
-    Effect.withFiberRuntime((fiber) => (tx.holds(fiber) ? self : tx(self)))
+  /** A write joins the fiber's transaction, or is a transaction of its own (`tx` tells which). */
+  const write = <X, E>(self: Effect.Effect<X, E>): Effect.Effect<X, E | StoreError> => tx(self)
 
   const getRow = (c: Collection<unknown>, scope: string, id: string) =>
     Effect.map(q<Row>("SELECT seq, data FROM records WHERE collection = $1 AND scope = $2 AND id = $3", [c.name, scope, id]), (rows) => rows[0])

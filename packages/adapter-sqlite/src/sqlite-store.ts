@@ -142,8 +142,8 @@ export const makeSqliteStore = (db: Database.Database, tuning: SqliteStoreTuning
   // what it depends on is read once it runs, inside its own transaction (#481).
   const write = <X, E extends StoreError | UniqueViolation = StoreError>(f: () => X): Effect.Effect<X, E> => {
     if (batch === undefined) return single<X, E>(f)
-    const inGroup = grouped(single<X, E>(f))
-    return Effect.withFiberRuntime<X, E>((fiber) => (tx.holds(fiber) ? inGroup : (tx(inGroup) as Effect.Effect<X, E>)))
+    // Joins the fiber's open transaction, or is one of its own (`tx` tells which).
+    return tx(grouped(single<X, E>(f))) as Effect.Effect<X, E>
   }
   const parse = <A>(r: RecordRow): Positioned<A> => ({ seq: r.seq, value: JSON.parse(r.data) as A })
 

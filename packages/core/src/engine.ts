@@ -84,13 +84,12 @@ const leanRuntime = <R>(built: Runtime.Runtime<R>): Runtime.Runtime<R> =>
  */
 export class Engine {
   readonly runtime: ManagedRuntime.ManagedRuntime<EngineServices, never>
-  /** `leanRuntime` of the built runtime, once it is built; cleared by `dispose`. */
-  private lean: Runtime.Runtime<EngineServices> | undefined
   /**
-   * The managed runtime's `runtimeEffect` when `lean` was made: disposing it replaces that (with
-   * a failure), so a `dispose` called on `engine.runtime` itself is noticed too.
+   * `leanRuntime` of the built runtime, with the managed runtime's `runtimeEffect` it was made
+   * under: disposing replaces that (with a failure), so a `dispose` called on `engine.runtime`
+   * itself is noticed as well as the engine's own.
    */
-  private leanOf: unknown
+  private lean: { readonly runtime: Runtime.Runtime<EngineServices>; readonly of: unknown } | undefined
 
   constructor(readonly options: EngineOptions) {
     this.runtime = ManagedRuntime.make(engineLayer(options))
@@ -172,14 +171,13 @@ export class Engine {
    * the managed runtime, which builds them, waits for them or answers that it is disposed.
    */
   private runSyncExit<A, E>(effect: Effect.Effect<A, E, EngineServices>): Exit.Exit<A, E> {
-    if (this.lean === undefined || this.leanOf !== this.runtime.runtimeEffect) {
-      this.lean = undefined
+    let lean = this.lean
+    if (lean === undefined || lean.of !== this.runtime.runtimeEffect) {
       const built = this.runtime.runSyncExit(Effect.runtime<EngineServices>())
       if (Exit.isFailure(built)) return this.runtime.runSyncExit(effect)
-      this.lean = leanRuntime(built.value)
-      this.leanOf = this.runtime.runtimeEffect
+      this.lean = lean = { runtime: leanRuntime(built.value), of: this.runtime.runtimeEffect }
     }
-    return Runtime.runSyncExit(this.lean, effect)
+    return Runtime.runSyncExit(lean.runtime, effect)
   }
 
   /** Creates the platform (or refreshes its secret) and returns it. */
@@ -218,7 +216,6 @@ export class Engine {
   }
 
   dispose(): Promise<void> {
-    this.lean = undefined
     return this.runtime.dispose()
   }
 }
