@@ -1,6 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import {
   type Collection,
+  type DirectPut,
+  directBusy,
   type ListQuery,
   type Page,
   Store,
@@ -62,17 +64,9 @@ export class MemoryStoreHandle {
     const hop = options.hop
     const hook = (f: () => void) => (hop === undefined ? f : () => hop(Effect.sync(f)))
     const tx = serialisedTransaction(this.permit, {
-      begin: hook(() => {
-        this.undo = []
-      }),
-      commit: hook(() => {
-        this.undo = undefined
-      }),
-      rollback: hook(() => {
-        const log = this.undo ?? []
-        this.undo = undefined
-        for (let i = log.length - 1; i >= 0; i--) log[i]!()
-      })
+      begin: hook(() => this.begin()),
+      commit: hook(() => this.commit()),
+      rollback: hook(() => this.rollback())
     })
     // A write outside any transaction is a transaction of one write.
     const write = singleWrite(tx)
@@ -85,7 +79,13 @@ export class MemoryStoreHandle {
       list: (c, scope, q) => Effect.sync(() => this.list(c, scope, q)),
       due: (c, scope, index, upTo, limit) => Effect.sync(() => this.due(c, scope, index, upTo, limit)),
       clear: (c, scope) => write(() => this.clear(c, scope)),
-      transaction: tx
+      transaction: tx,
+      direct: {
+        get service() {
+          return service
+        },
+        transaction: (fiber, f) => this.direct(tx.holds(fiber), f)
+      }
     }
     this.service =
       hop === undefined
@@ -101,6 +101,36 @@ export class MemoryStoreHandle {
             transaction: tx
           }
   }
+
+  private begin(): void {
+    this.undo = []
+  }
+  private commit(): void {
+    this.undo = undefined
+  }
+  private rollback(): void {
+    const log = this.undo ?? []
+    this.undo = undefined
+    for (let i = log.length - 1; i >= 0; i--) log[i]!()
+  }
+
+  /** `DirectWrites.transaction`: the Effect transaction's begin, commit and rollback, on the caller's stack. */
+  private direct<X>(joined: boolean, f: (put: DirectPut) => X): X | typeof directBusy {
+    if (joined) return f(this.directPut)
+    if (!this.permit.tryTake()) return directBusy
+    this.begin()
+    try {
+      const x = f(this.directPut)
+      this.commit()
+      return x
+    } catch (e) {
+      this.rollback()
+      throw e
+    } finally {
+      this.permit.release()
+    }
+  }
+  private readonly directPut: DirectPut = (c, scope, value) => this.put(c, scope, value)
 
   snapshot(): Snapshot {
     return { world: copyWorld(this.world) }

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { BusinessCreate, BusinessUpdate, IndividualCreate, IndividualUpdate } from "../domain/customers/customer.ts"
-import { createCustomer, deleteCustomer, getCustomer, updateCustomer } from "../operations/customers/customers.ts"
+import { createCustomer } from "../operations/customers/create.ts"
+import { deleteCustomer, getCustomer, updateCustomer } from "../operations/customers/customers.ts"
 import { CustomerListQuery, getEndUserTerms, listCustomers } from "../operations/customers/queries.ts"
 import { ContactVerificationConfirmRequest } from "../domain/customers/contact-verification.ts"
 import { confirmContactCode, sendContactCode } from "../operations/customers/contact-verification.ts"

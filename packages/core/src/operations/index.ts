@@ -3,6 +3,7 @@
  * API is, plus the signed-retry mechanism they share. The endpoint table (`endpointPrograms`) is
  * the usual way to reach them; this entry is for programs that compose them directly.
  */
+export * from "./customers/create.ts"
 export * from "./customers/customers.ts"
 export * from "./customers/queries.ts"
 export * from "./documents/documents.ts"

@@ -22,7 +22,7 @@ import { BULK_CSV_MAX_BYTES, BULK_CSV_MAX_ROWS } from "../../limits.ts"
 import { Ids } from "../../ports/ids.ts"
 import { Notifier } from "../../ports/notifier.ts"
 import { Store } from "../../ports/store.ts"
-import { createCustomer } from "./customers.ts"
+import { createCustomer } from "./create.ts"
 
 /** The `file` part of a `MultipartBody` (what the HTTP adapter hands over, or an embedder passes). */
 const csvFileOf = (input: unknown): UploadedFile | undefined => {

@@ -1,14 +1,12 @@
-import { Clock, Context, Effect, Either, Exit, Option } from "effect"
-import { AuthMethods, Customers, InternalAccounts } from "../../domain/collections.ts"
-import { type CustomerRecord, type CustomerView, customerView, supportedTermsVersions } from "../../domain/customers/customer.ts"
-import { contactVerificationAtCreation, resetChangedContacts } from "../../domain/customers/contact-verification.ts"
+import { Clock, Effect, Either, Option } from "effect"
+import { AuthMethods, Customers } from "../../domain/collections.ts"
+import { type CustomerRecord, customerView, supportedTermsVersions } from "../../domain/customers/customer.ts"
+import { resetChangedContacts } from "../../domain/customers/contact-verification.ts"
 import {
-  Conflict,
   CustomerDeleted,
   EmailOtpCredentialSetChanged,
   EmailOtpEmailAlreadyExists,
   EndUserTermsVersionNotFound,
-  InvalidInput,
   UmaAddressExists,
   UserNotFound
 } from "../../domain/errors.ts"
@@ -19,19 +17,16 @@ import { defineSignedOperation } from "../../signed-retry/registry.ts"
 import { boundAccount, type SignedHeaders, signedRetry } from "../../signed-retry/signed-retry.ts"
 import type { SignedTarget } from "../../signed-retry/target.ts"
 import { type FieldError, invalidInput } from "../../domain/field-errors.ts"
-import { isId, makeId } from "../../domain/ids.ts"
-import { currencies, newInternalAccount } from "../../domain/internal-accounts/internal-account.ts"
+import { isId } from "../../domain/ids.ts"
 import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
-import { statusAtCreation } from "../../machines/kyc.ts"
-import { drawUuid, Ids } from "../../ports/ids.ts"
 import { Store, type StoreError, type UniqueViolation } from "../../ports/store.ts"
 import { closeCardsOfDeletedHolder } from "../cards/step.ts"
-import { createDecoders, decodeVariant, updateDecoders } from "./decode.ts"
+import { decodeVariant, updateDecoders } from "./decode.ts"
 
 export const customerNotFound = (id: string) => new UserNotFound({ message: `Customer ${id} not found`, details: { customerId: id } })
 
-const termsNotSupported = (termsVersion: string) =>
+export const termsNotSupported = (termsVersion: string) =>
   new EndUserTermsVersionNotFound({
     message: `End User Terms version ${termsVersion} is not supported`,
     details: { supportedVersions: supportedTermsVersions }
@@ -40,7 +35,7 @@ const termsNotSupported = (termsVersion: string) =>
 const checkTerms = (consent: { readonly termsVersion: string } | undefined) =>
   consent === undefined || supportedTermsVersions.includes(consent.termsVersion) ? Effect.void : Effect.fail(termsNotSupported(consent.termsVersion))
 
-const umaTaken = (uma: string) =>
+export const umaTaken = (uma: string) =>
   new UmaAddressExists({ message: `UMA address ${uma} is already in use`, details: { umaAddress: uma } })
 
 /** 409 UMA_ADDRESS_EXISTS when another active customer of the platform holds the address. */
@@ -48,114 +43,6 @@ const checkUmaFree = (platform: PlatformRecord, uma: string, self?: string) =>
   Effect.flatMap(Store, (store) => store.findBy(Customers, platform.id, "umaAddress", uma.toLowerCase())).pipe(
     Effect.flatMap((holders) => (holders.some((c) => c.id !== self) ? Effect.fail(umaTaken(uma)) : Effect.void))
   )
-
-/** The UMA address given to a customer created without one; `clean` when the id is already a valid local part. */
-const generatedUma = (platform: PlatformRecord, platformCustomerId: string, salt: string, clean = false) => {
-  const local = clean ? platformCustomerId : platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40) || "customer"
-  // One flat string (as `makeId`): the address lives as long as the customer (DECISIONS #452).
-  return ["$", local, ".", salt, "@", platform.umaDomain].join("")
-}
-
-/**
- * 16 hex digits of the customer's uuid (DECISIONS #487): of a time-ordered uuid, the low 16 bits
- * of its millisecond (so customers made together sort together, as their ids do) and 48 of its
- * random bits; of a seeded v4 uuid, 64 random bits. The UMA address's salt takes 24 other
- * random bits.
- */
-export const generatedPlatformCustomerId = (uuid: string) => [uuid.slice(9, 13), uuid.slice(15, 18), uuid.slice(24, 33)].join("")
-const umaSalt = (uuid: string) => uuid.slice(20, 23) + uuid.slice(33, 36)
-
-/** The store's UniqueViolation on a new customer as the answer the reference gives for it. */
-const creationConflict = (v: UniqueViolation, platformCustomerId: string, umaAddress: string) =>
-  v.index === "umaAddress"
-    ? umaTaken(umaAddress)
-    : new Conflict({ message: `platformCustomerId ${platformCustomerId} is already used by an active customer`, details: { platformCustomerId } })
-
-/**
- * POST /customers. One transaction creates the customer, its Global account (an
- * EMBEDDED_WALLET internal account) and, when it has an email, the EMAIL_OTP credential tied
- * to that email: all three or none.
- *
- * Written for as few Effect steps as its semantics allow: a creation is the engine's most
- * frequent write, and each step of the run loop costs ~0.14 µs here. So a chain of `flatMap`s,
- * not a generator (DECISIONS #451); the body decoded, the services read and the terms checked
- * in one step through the fiber; in the transaction the clock read from the fiber's services
- * and the uuids drawn with `unsafeUuid` in steps that are there anyway (DECISIONS #533). The
- * order of effects is the generator's: decode, terms, then in the transaction the time, the
- * customer's uuid, its put, the wallet's uuid and put, the credential's uuid and put (a seeded
- * engine draws the same ids in the same order).
- */
-export const createCustomer = (
-  platform: PlatformRecord,
-  input: unknown
-): Effect.Effect<CustomerView, InvalidInput | EndUserTermsVersionNotFound | Conflict | UmaAddressExists | StoreError, Store | Ids> =>
-  Effect.withFiberRuntime((fiber) => {
-    const decoded = decodeVariant(createDecoders, input)
-    if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
-    const body = decoded.right
-    const consent = body.endUserTermsConsent
-    if (consent !== undefined && !supportedTermsVersions.includes(consent.termsVersion)) return Effect.fail(termsNotSupported(consent.termsVersion))
-    const ctx = fiber.currentContext as Context.Context<Store | Ids>
-    const store = Context.get(ctx, Store)
-    const ids = Context.get(ctx, Ids)
-    return store.transaction(
-      Effect.withFiberRuntime<CustomerView, Conflict | UmaAddressExists | StoreError>((inTx) => {
-        const now = rfc3339(Context.get(inTx.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis())
-        const uuid = drawUuid(ids)
-        const platformCustomerId = body.platformCustomerId ?? generatedPlatformCustomerId(uuid)
-        // A generated id is 16 lowercase hex digits: already a clean local part.
-        const umaAddress = body.umaAddress ?? generatedUma(platform, platformCustomerId, umaSalt(uuid), body.platformCustomerId === undefined)
-        const id = makeId("Customer", uuid)
-        const status = statusAtCreation(body.customerType, body.customerType === "INDIVIDUAL" ? body.fullName : undefined)
-        // The engine's fields first, then the body's: on Node 20, adding keys after a leading
-        // spread costs ~0.6 µs each (V8 leaves the fast literal path); spreading last does not.
-        // `body` holds none of the engine's own fields except the two computed from it.
-        const customer = {
-          id,
-          platformCustomerId,
-          umaAddress,
-          createdAt: now,
-          updatedAt: now,
-          isDeleted: false,
-          ...contactVerificationAtCreation(body.region),
-          ...status,
-          ...body
-        } as CustomerRecord
-        const created = Exit.succeed(customerView(customer))
-        // The store enforces both unique keys (the platformCustomerId one is checked first).
-        const putCustomer = Effect.catchTag(store.put(Customers, platform.id, customer), "UniqueViolation", (v) =>
-          Effect.fail(creationConflict(v, platformCustomerId, umaAddress))
-        )
-        return Effect.flatMap(putCustomer, () => {
-          const wallet = newInternalAccount({
-            id: makeId("InternalAccount", drawUuid(ids)),
-            customerId: id,
-            type: "EMBEDDED_WALLET",
-            currency: currencies["USDB"]!,
-            now
-          })
-          const putWallet = store.put(InternalAccounts, platform.id, wallet)
-          const email = customer.email
-          if (email === undefined) return Effect.zipRight(putWallet, created)
-          return Effect.flatMap(putWallet, () =>
-            Effect.zipRight(
-              store.put(AuthMethods, platform.id, {
-                id: makeId("AuthMethod", drawUuid(ids)),
-                accountId: wallet.id,
-                customerId: id,
-                type: "EMAIL_OTP",
-                nickname: email,
-                email,
-                createdAt: now,
-                updatedAt: now
-              }),
-              created
-            )
-          )
-        })
-      })
-    )
-  })
 
 /** A malformed id in a path is simply an unknown resource (DECISIONS #3). */
 export const loadCustomer = (platform: PlatformRecord, id: string) =>

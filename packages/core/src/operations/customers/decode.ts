@@ -6,6 +6,8 @@ import { bodyNotAnObject, decodeInput, type FieldError, invalidInput, isJsonObje
 /** The customer request bodies, decoded by their `customerType` variant (POST, PATCH and each row of a bulk CSV). */
 export const createDecoders = { INDIVIDUAL: decodeInput(IndividualCreate), BUSINESS: decodeInput(BusinessCreate) }
 export const updateDecoders = { INDIVIDUAL: decodeInput(IndividualUpdate), BUSINESS: decodeInput(BusinessUpdate) }
+/** A decoded creation body, of either variant. */
+export type CreateBody = Either.Either.Right<ReturnType<typeof createDecoders.INDIVIDUAL>> | Either.Either.Right<ReturnType<typeof createDecoders.BUSINESS>>
 const decodeType = decodeInput(Schema.Struct({ customerType: CustomerType }))
 
 /**
