@@ -5,7 +5,19 @@
 import { describe, expect, it } from "vitest"
 import { Deferred, Effect, Exit, Fiber, Layer } from "effect"
 import * as fc from "fast-check"
-import { AuthMethods, Customers, directBusy, directWrites, InternalAccounts, makeEngine, Store, type StoreService, UniqueViolation } from "@tessera/core"
+import {
+  AuthMethods,
+  Customers,
+  directBusy,
+  directWrites,
+  Ids,
+  InternalAccounts,
+  makeEngine,
+  Store,
+  type StoreService,
+  TimeControl,
+  UniqueViolation
+} from "@tessera/core"
 import { createCustomer } from "@tessera/core/operations"
 import { MemoryStore } from "@tessera/adapter-memory"
 
@@ -40,8 +52,11 @@ const outcome = (exit: Exit.Exit<unknown, unknown>) =>
 const play = async (layer: Layer.Layer<Store>, batches: ReadonlyArray<fc.RecordValue<{ bodies: Array<unknown>; outer: string }>>) => {
   const engine = makeEngine({ store: layer, clock: "virtual", clockStartMs: T0, seed: 11 })
   const platform = await engine.platform({ clientId: "c", clientSecret: "s" })
+  const direct = engine.runSync(Effect.map(Store, (s) => directWrites(s) !== undefined))
   const answers: Array<unknown> = []
   for (const b of batches) {
+    // Each batch at a later second, so a clock read moved or added changes a timestamp.
+    await engine.run(Effect.flatMap(TimeControl, (t) => t.advance(1)))
     const creations = Effect.forEach(b.bodies, (input) => Effect.map(Effect.exit(createCustomer(platform, input)), (e) => answers.push(outcome(e))))
     const program =
       b.outer === "none"
@@ -52,8 +67,10 @@ const play = async (layer: Layer.Layer<Store>, batches: ReadonlyArray<fc.RecordV
   const all = <A>(c: typeof Customers | typeof InternalAccounts | typeof AuthMethods) =>
     engine.runSync(Effect.flatMap(Store, (s) => s.list(c as never, platform.id, { limit: 1000 }))).items as ReadonlyArray<A>
   const records = { customers: all(Customers), accounts: all(InternalAccounts), credentials: all(AuthMethods) }
+  // The next uuid too: one drawn too many or too few by the last creation changes it.
+  const next = engine.runSync(Effect.flatMap(Ids, (ids) => ids.uuid))
   await engine.dispose()
-  return { answers, records }
+  return { direct, answers, records, next }
 }
 
 describe("customer creation on the memory store: direct and through Effects (DECISIONS #535)", () => {
@@ -70,7 +87,8 @@ describe("customer creation on the memory store: direct and through Effects (DEC
       fc.asyncProperty(fc.array(batch, { minLength: 1, maxLength: 6 }), async (batches) => {
         const direct = await play(MemoryStore.layer, batches)
         const effects = await play(copied, batches)
-        expect(direct).toEqual(effects)
+        expect([direct.direct, effects.direct]).toEqual([true, false])
+        expect({ ...direct, direct: undefined }).toEqual({ ...effects, direct: undefined })
         for (const a of direct.answers as ReadonlyArray<{ ok?: { id?: string }; failed?: { error?: { status?: number } | string } }>) {
           if (a.ok?.id !== undefined) seen.created++
           const error = a.failed?.error
@@ -137,6 +155,25 @@ describe("the memory store's direct transaction", () => {
     expect(ids(s)).toEqual([])
     Effect.runSync(s.transaction(inner))
     expect(ids(s)).toEqual(["c1"])
+  })
+
+  it("a direct transaction inside one joins it; a put kept past its transaction refuses to write", () => {
+    const s = MemoryStore.make().service
+    const d = directWrites(s)!
+    let kept: ((id: string) => void) | undefined
+    expect(() =>
+      fiberOf((f) =>
+        d.transaction(f, (put) => {
+          put(Items, "p", record("c1", "a"))
+          expect(d.transaction(f, (inner) => (inner(Items, "p", record("c2", "b")), "joined"))).toBe("joined")
+          kept = (id) => put(Items, "p", record(id, id))
+          throw new Error("undo both")
+        })
+      )
+    ).toThrow("undo both")
+    expect(ids(s)).toEqual([])
+    expect(() => kept!("c3")).toThrow(/after its transaction ended/)
+    expect(ids(s)).toEqual([])
   })
 
   it("answers busy while another fiber's transaction holds the permit; a creation then waits its turn", async () => {

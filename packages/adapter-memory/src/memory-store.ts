@@ -114,23 +114,44 @@ export class MemoryStoreHandle {
     for (let i = log.length - 1; i >= 0; i--) log[i]!()
   }
 
-  /** `DirectWrites.transaction`: the Effect transaction's begin, commit and rollback, on the caller's stack. */
+  /** Whether a direct transaction is running `f` (a direct transaction inside it joins it). */
+  private inDirect = false
+
+  /**
+   * `DirectWrites.transaction`: the Effect transaction's begin, commit and rollback, on the
+   * caller's stack. Joined (inside the fiber's open transaction or another direct one), `f` only
+   * writes. Each run gets its own `put`, which refuses to write once that run is over: a put kept
+   * past it would write without the permit, into whatever transaction is open then.
+   */
   private direct<X>(joined: boolean, f: (put: DirectPut) => X): X | typeof directBusy {
-    if (joined) return f(this.directPut)
+    if (joined || this.inDirect) return this.directRun(f)
     if (!this.permit.tryTake()) return directBusy
     this.begin()
+    this.inDirect = true
     try {
-      const x = f(this.directPut)
+      const x = this.directRun(f)
       this.commit()
       return x
     } catch (e) {
       this.rollback()
       throw e
     } finally {
+      this.inDirect = false
       this.permit.release()
     }
   }
-  private readonly directPut: DirectPut = (c, scope, value) => this.put(c, scope, value)
+  private directRun<X>(f: (put: DirectPut) => X): X {
+    let live = true
+    const put: DirectPut = (c, scope, value) => {
+      if (!live) throw new Error("a direct put was called after its transaction ended")
+      this.put(c, scope, value)
+    }
+    try {
+      return f(put)
+    } finally {
+      live = false
+    }
+  }
 
   snapshot(): Snapshot {
     return { world: copyWorld(this.world) }

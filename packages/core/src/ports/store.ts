@@ -200,6 +200,9 @@ export type DirectPut = <A>(c: Collection<A, string, string>, scope: string, val
  * of its time in the run loop, ~20 steps of transaction and puts, each an allocation and a trip
  * through the fiber. An operation that uses it keeps its Effect path for every other store and
  * for when this one answers `directBusy`; both paths build the same records in the same order.
+ * Only a store whose commits are durable when they return may offer it: a direct transaction has
+ * no way to hand the caller a commit to wait for (`PendingCommit`), as a group-committing store's
+ * Effect transactions do.
  */
 export interface DirectWrites {
   /**
@@ -214,7 +217,8 @@ export interface DirectWrites {
    * rolling back its writes when it ran on its own (joined, the open transaction ends as it does
    * on the failure the caller makes of it). Not retried: a store whose direct writes can fail
    * retryably retries them itself. Answers `directBusy`, running nothing, when another fiber
-   * holds the write permit.
+   * holds the write permit. `fiber` is the calling fiber (the one whose step runs this); `put` is
+   * valid only while `f` runs, and inside `f` another direct transaction joins this one.
    */
   readonly transaction: <X>(fiber: Fiber.RuntimeFiber<unknown, unknown>, f: (put: DirectPut) => X) => X | typeof directBusy
 }
