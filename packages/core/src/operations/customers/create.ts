@@ -9,7 +9,8 @@ import type { PlatformRecord } from "../../domain/platform/platform.ts"
 import { rfc3339 } from "../../domain/time.ts"
 import { statusAtCreation } from "../../machines/kyc.ts"
 import { drawUuid, Ids, type IdsService } from "../../ports/ids.ts"
-import { directBusy, type DirectPut, directWrites, Store, StoreError, type StoreService, UniqueViolation } from "../../ports/store.ts"
+import { directBusy, type DirectPut, directWrites, Store, type StoreError, type StoreService, UniqueViolation } from "../../ports/store.ts"
+import { failOrDie } from "../../ports/transaction-context.ts"
 import { termsNotSupported, umaTaken } from "./customers.ts"
 import { type CreateBody, createDecoders, decodeVariant } from "./decode.ts"
 
@@ -117,9 +118,9 @@ const createdDirectly = (fiber: Fiber.RuntimeFiber<unknown, unknown>, platform: 
   return customerView(customer)
 }
 
-/** What a direct creation threw, as the Effect path would have failed (anything else is a defect). */
-const thrown = (e: unknown): Exit.Exit<never, CreationError | UniqueViolation> =>
-  e instanceof Conflict || e instanceof UmaAddressExists || e instanceof StoreError || e instanceof UniqueViolation ? Exit.fail(e) : Exit.die(e)
+/** What a direct creation threw, as the Effect path would have failed: its 409s, else as any store write (`failOrDie`). */
+const thrown = (e: unknown): Effect.Effect<never, CreationError | UniqueViolation> =>
+  e instanceof Conflict || e instanceof UmaAddressExists ? Exit.fail(e) : failOrDie(e)
 
 /**
  * POST /customers. One transaction creates the customer, its Global account (an
@@ -151,7 +152,7 @@ export const createCustomer = (platform: PlatformRecord, input: unknown): Effect
         const view = direct.transaction(fiber, createdDirectly(fiber, platform, body, ids))
         if (view !== directBusy) return Exit.succeed(view)
       } catch (e) {
-        return thrown(e) as Exit.Exit<never, CreationError>
+        return thrown(e) as Effect.Effect<never, CreationError>
       }
     }
     return createdThroughEffects(platform, body, store, ids)
